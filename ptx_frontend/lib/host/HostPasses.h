@@ -1,0 +1,22 @@
+//===- HostPasses.h - The transformations of the host target --------------===//
+#pragma once
+
+#include <cstdint>
+
+namespace llvm {
+class Function;
+class Value;
+} // namespace llvm
+
+namespace cuhip::ptx::host {
+
+/// Gives every shared variable a fixed offset in the block's shared arena
+/// and turns shared-window addresses into real pointers computed from
+/// SharedBase (an argument of F); afterwards
+/// every memory access in F uses address space 0. Returns the number of
+/// static shared bytes; the dynamic shared array starts there, aligned to
+/// SharedAlign.
+uint32_t flattenAddressSpaces(llvm::Function &F, llvm::Value *SharedBase,
+                              uint32_t &SharedAlign);
+
+} // namespace cuhip::ptx::host

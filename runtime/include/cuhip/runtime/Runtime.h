@@ -1,0 +1,120 @@
+//===- Runtime.h - The runtime core every drop-in library calls -----------===//
+//
+// Devices, memory, modules, kernels, launches and error state, independent of
+// any CUDA header: the libcudart and libcuda layers translate their types
+// into these calls. Error values are the CUDA runtime's cudaError_t numbers
+// (CudaErrors.def), so the runtime layer passes them through unchanged.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cuhip::rt {
+
+enum Status : int {
+#define CUHIP_CUDA_ERROR(Name, Value, Desc) Name = Value,
+#include "cuhip/runtime/CudaErrors.def"
+#undef CUHIP_CUDA_ERROR
+};
+
+/// "cudaErrorInvalidValue" / "invalid argument"; nullptr for unknown codes.
+const char *statusName(int S);
+const char *statusDescription(int S);
+
+struct Dim3 {
+  unsigned X = 1, Y = 1, Z = 1;
+};
+
+enum class CopyKind : int {
+  HostToHost = 0,
+  HostToDevice = 1,
+  DeviceToHost = 2,
+  DeviceToDevice = 3,
+  Default = 4,
+};
+
+/// What the device properties report. Values are true for the backend.
+struct DeviceInfo {
+  std::string Name;
+  size_t TotalGlobalMem = 0;
+  size_t SharedMemPerBlock = 48 * 1024;
+  size_t SharedMemPerBlockOptin = 160 * 1024;
+  size_t SharedMemPerMultiprocessor = 160 * 1024;
+  size_t TotalConstMem = 64 * 1024;
+  int WarpSize = 32;
+  int MaxThreadsPerBlock = 1024;
+  int MaxThreadsDim[3] = {1024, 1024, 64};
+  int MaxGridSize[3] = {0x7fffffff, 65535, 65535};
+  int Major = 8, Minor = 0;
+  int MultiProcessorCount = 1;
+  int MaxThreadsPerMultiProcessor = 2048;
+  int MaxBlocksPerMultiProcessor = 32;
+  int L2CacheSize = 0;
+  int RegsPerBlock = 65536;
+  int ClockRateKHz = 0;
+};
+
+struct Kernel;   // a registered __global__ function
+struct Module;   // a registered fatbin
+
+class Runtime {
+public:
+  static Runtime &get();
+
+  // --- registration (called from program start-up code) -------------------
+  void **registerFatBinary(void *Wrapper);
+  void registerFunction(void **Handle, const void *HostFun,
+                        const char *DeviceName);
+  void registerFatBinaryEnd(void **Handle);
+  void unregisterFatBinary(void **Handle);
+
+  // --- launches --------------------------------------------------------------
+  Status pushCallConfiguration(Dim3 Grid, Dim3 Block, size_t SharedMem,
+                               void *Stream);
+  Status popCallConfiguration(Dim3 *Grid, Dim3 *Block, size_t *SharedMem,
+                              void **Stream);
+  /// The kernel registered for a host stub; nullptr if none.
+  Kernel *kernelForHostFunction(const void *HostFun);
+  /// Is K a kernel handle this runtime handed out?
+  bool isKernelHandle(const void *K);
+  Status launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
+                size_t SharedMem, void *Stream);
+
+  // --- memory ----------------------------------------------------------------
+  Status malloc(void **Ptr, size_t Bytes);
+  Status free(void *Ptr);
+  Status memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind);
+  Status memset(void *Ptr, int Value, size_t Bytes);
+  /// Is [Ptr, Ptr+Bytes) inside one live allocation?
+  bool isDeviceRange(const void *Ptr, size_t Bytes);
+
+  // --- devices ---------------------------------------------------------------
+  int deviceCount() const { return 1; }
+  Status setDevice(int Device);
+  Status getDevice(int *Device);
+  const DeviceInfo &deviceInfo(int Device) const;
+  Status synchronize();
+
+  // --- errors ----------------------------------------------------------------
+  /// Records S as this thread's last error (unless it is cudaSuccess) and
+  /// returns it, so API functions can `return rt.fail(...)`.
+  Status record(Status S);
+  Status getLastError();  // returns and clears (sticky errors stay)
+  Status peekLastError(); // returns without clearing
+  /// The context's sticky error (a kernel fault), cudaSuccess if none.
+  Status stickyError() const;
+
+  int runtimeVersion() const { return 13000; }
+  int driverVersion() const { return 13000; }
+
+private:
+  Runtime();
+  ~Runtime();
+  struct Impl;
+  Impl *P;
+};
+
+} // namespace cuhip::rt

@@ -1,0 +1,105 @@
+//===- CpuBackend.cpp - Running compiled kernels on host cores ------------===//
+//
+// A launch hands the grid's blocks to the thread pool in increasing linear
+// order; each participant runs whole blocks through the kernel's block
+// function with its own shared-memory arena and thread frames, so no OS
+// thread is ever created per CUDA thread or per block.
+//
+//===----------------------------------------------------------------------===//
+#include "CpuBackend.h"
+
+#include "cuhip/runtime/Log.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace cuhip::rt {
+
+namespace {
+unsigned defaultWorkers() {
+  if (const char *E = std::getenv("CUHIP_CPU_THREADS")) {
+    int N = std::atoi(E);
+    if (N >= 1 && N <= 1024)
+      return unsigned(N) - 1;
+  }
+  unsigned HW = std::thread::hardware_concurrency();
+  return HW > 1 ? HW - 1 : 0;
+}
+
+bool grow(std::unique_ptr<uint8_t[], void (*)(void *)> &Buf, size_t &Size,
+          size_t Want) {
+  if (Want <= Size)
+    return true;
+  size_t Bytes = (Want + 63) & ~size_t(63);
+  void *P = std::aligned_alloc(64, Bytes);
+  if (!P)
+    return false;
+  Buf.reset(static_cast<uint8_t *>(P));
+  Size = Bytes;
+  return true;
+}
+} // namespace
+
+CpuBackend::CpuBackend() : Pool(defaultWorkers()) {
+  Scratches.resize(Pool.size());
+}
+
+CpuBackend::~CpuBackend() = default;
+
+Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
+                          Dim3 Block, const void *Params, size_t DynamicShared,
+                          std::string &Message) {
+  uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
+  uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
+  size_t SharedAlign = K.Layout.SharedAlign;
+  size_t SharedBytes =
+      ((K.Layout.StaticSharedBytes + SharedAlign - 1) & ~(SharedAlign - 1)) +
+      DynamicShared;
+  size_t FrameBytes = size_t(K.Layout.FrameBytesPerThread) * Threads;
+  for (Scratch &S : Scratches)
+    if (!grow(S.Shared, S.SharedSize, std::max<size_t>(SharedBytes, 64)) ||
+        !grow(S.Frames, S.FramesSize, std::max<size_t>(FrameBytes, 64))) {
+      Message = "cannot allocate " + std::to_string(SharedBytes + FrameBytes) +
+                " bytes of per-worker block state";
+      return cudaErrorMemoryAllocation;
+    }
+
+  std::atomic<uint32_t> Failure{ptx::host::BlockOk};
+  const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
+  ThreadPool::Body Run = [&](unsigned Worker, uint64_t Begin, uint64_t End) {
+    Scratch &S = Scratches[Worker];
+    ptx::host::BlockContext Ctx;
+    std::memset(&Ctx, 0, sizeof(Ctx));
+    Ctx.NCtaId[0] = Grid.X;
+    Ctx.NCtaId[1] = Grid.Y;
+    Ctx.NCtaId[2] = Grid.Z;
+    Ctx.NTid[0] = Block.X;
+    Ctx.NTid[1] = Block.Y;
+    Ctx.NTid[2] = Block.Z;
+    Ctx.DynamicSharedBytes = uint32_t(DynamicShared);
+    Ctx.Shared = S.Shared.get();
+    Ctx.Frames = S.Frames.get();
+    for (uint64_t B = Begin; B < End; ++B) {
+      Ctx.CtaId[0] = uint32_t(B % GX);
+      Ctx.CtaId[1] = uint32_t((B / GX) % Grid.Y);
+      Ctx.CtaId[2] = uint32_t(B / GXY);
+      K.Fn(Params, &Ctx);
+      if (Ctx.Status != ptx::host::BlockOk) {
+        uint32_t Expected = ptx::host::BlockOk;
+        Failure.compare_exchange_strong(Expected, Ctx.Status);
+        Ctx.Status = ptx::host::BlockOk;
+      }
+    }
+  };
+  Pool.parallelFor(Blocks, Run);
+  if (Failure.load() == ptx::host::BlockDivergentBarrier) {
+    Message = "kernel '" + K.Info.Name +
+              "': threads of a block waited at different barriers "
+              "(__syncthreads in divergent code)";
+    return cudaErrorLaunchFailure;
+  }
+  return cudaSuccess;
+}
+
+} // namespace cuhip::rt

@@ -1,0 +1,39 @@
+//===- CpuBackend.h - Running compiled kernels on host cores --------------===//
+#pragma once
+
+#include "ThreadPool.h"
+
+#include "cuhip/ptx/HostTarget.h"
+#include "cuhip/runtime/Runtime.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cuhip::rt {
+
+class CpuBackend {
+public:
+  CpuBackend();
+  ~CpuBackend();
+
+  unsigned workers() const { return Pool.size(); }
+
+  /// Runs every block of the grid; returns when all have finished. Params
+  /// is the packed parameter buffer. On failure Message says why.
+  Status launch(const ptx::host::CompiledKernel &K, Dim3 Grid, Dim3 Block,
+                const void *Params, size_t DynamicShared,
+                std::string &Message);
+
+private:
+  struct Scratch {
+    std::unique_ptr<uint8_t[], void (*)(void *)> Shared{nullptr, ::free};
+    size_t SharedSize = 0;
+    std::unique_ptr<uint8_t[], void (*)(void *)> Frames{nullptr, ::free};
+    size_t FramesSize = 0;
+  };
+  ThreadPool Pool;
+  std::vector<Scratch> Scratches; // one per pool participant
+};
+
+} // namespace cuhip::rt

@@ -1,0 +1,639 @@
+//===- Runtime.cpp - The runtime core -------------------------------------===//
+//
+// Registration records which fatbins and kernels a program has; the PTX of a
+// fatbin is compiled the first time one of its kernels is launched (as the
+// CUDA driver does with lazy loading), so a module that cannot be compiled
+// fails the launch with a CUDA error and a log line instead of failing the
+// program at start-up. Launches run synchronously on the CPU backend, which
+// CUDA's stream ordering allows.
+//
+//===----------------------------------------------------------------------===//
+#include "cuhip/runtime/Runtime.h"
+
+#include "CpuBackend.h"
+
+#include "cuhip/ptx/HostTarget.h"
+#include "cuhip/ptx/Lower.h"
+#include "cuhip/ptx/Parser.h"
+#include "cuhip/runtime/Fatbin.h"
+#include "cuhip/runtime/Log.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+namespace cuhip::rt {
+
+const char *statusName(int S) {
+  switch (S) {
+#define CUHIP_CUDA_ERROR(Name, Value, Desc)                                    \
+  case Value:                                                                  \
+    return #Name;
+#include "cuhip/runtime/CudaErrors.def"
+#undef CUHIP_CUDA_ERROR
+  }
+  return nullptr;
+}
+
+const char *statusDescription(int S) {
+  switch (S) {
+#define CUHIP_CUDA_ERROR(Name, Value, Desc)                                    \
+  case Value:                                                                  \
+    return Desc;
+#include "cuhip/runtime/CudaErrors.def"
+#undef CUHIP_CUDA_ERROR
+  }
+  return nullptr;
+}
+
+struct Kernel {
+  std::string Name;
+  const void *HostFun = nullptr;
+  Module *Mod = nullptr;
+  const ptx::host::CompiledKernel *Compiled = nullptr;
+};
+
+struct Module {
+  void *Handle = nullptr; // what registerFatBinary returns points here
+  unsigned Index = 0;
+  std::string DisplayName; // used as the file name in diagnostics
+  std::string RegistrationError;
+  Status RegistrationStatus = cudaSuccess; // what launches fail with
+  std::string PtxText;
+  unsigned Sm = 0;
+  std::vector<Kernel *> Kernels;
+
+  std::mutex LoadLock;
+  enum { NotLoaded, Loaded, Failed } State = NotLoaded;
+  Status FailStatus = cudaSuccess;
+  std::vector<ptx::host::CompiledKernel> Compiled;
+};
+
+namespace {
+thread_local Status LastError = cudaSuccess;
+
+struct CallConfig {
+  Dim3 Grid, Block;
+  size_t SharedMem;
+  void *Stream;
+};
+thread_local std::vector<CallConfig> ConfigStack;
+
+std::string programName() {
+  char Buf[4096];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  if (N <= 0)
+    return "program";
+  Buf[N] = 0;
+  std::string S(Buf);
+  size_t Slash = S.rfind('/');
+  return Slash == std::string::npos ? S : S.substr(Slash + 1);
+}
+
+/// The file that holds Addr (a shared library registers its own fatbins).
+std::string objectNameFor(const void *Addr) {
+  Dl_info Info;
+  if (dladdr(Addr, &Info) && Info.dli_fname && *Info.dli_fname) {
+    std::string S(Info.dli_fname);
+    size_t Slash = S.rfind('/');
+    S = Slash == std::string::npos ? S : S.substr(Slash + 1);
+    if (!S.empty())
+      return S;
+  }
+  return programName();
+}
+
+bool isDefaultStream(void *S) {
+  uintptr_t V = reinterpret_cast<uintptr_t>(S);
+  return V == 0 || V == 1 /*cudaStreamLegacy*/ || V == 2 /*PerThread*/;
+}
+} // namespace
+
+struct Runtime::Impl {
+  std::mutex RegLock;
+  std::vector<std::unique_ptr<Module>> Modules;
+  std::vector<std::unique_ptr<Kernel>> Kernels;
+  std::unordered_map<const void *, Kernel *> ByHostFun;
+  std::set<const void *> KernelHandles;
+  unsigned NextModule = 0;
+
+  std::mutex MemLock;
+  std::map<uintptr_t, size_t> Allocations; // base -> size
+  std::map<uintptr_t, bool> Mapped;        // base -> allocated with mmap
+
+  std::once_flag BackendOnce;
+  std::unique_ptr<CpuBackend> Backend;
+  std::once_flag CompilerOnce;
+  std::unique_ptr<ptx::host::HostCompiler> Compiler;
+  std::string CompilerError;
+
+  std::atomic<int> Sticky{cudaSuccess};
+  DeviceInfo Device;
+  int CurrentDevice = 0;
+
+  CpuBackend &backend() {
+    std::call_once(BackendOnce, [&] { Backend = std::make_unique<CpuBackend>(); });
+    return *Backend;
+  }
+  ptx::host::HostCompiler *compiler() {
+    std::call_once(CompilerOnce, [&] {
+      auto C = ptx::host::HostCompiler::create();
+      if (!C) {
+        CompilerError = llvm::toString(C.takeError());
+        return;
+      }
+      Compiler = std::move(*C);
+      CUHIP_DEBUG("host JIT targets %s", Compiler->targetDescription().c_str());
+    });
+    return Compiler.get();
+  }
+  Status ensureLoaded(Module &M);
+};
+
+Runtime::Runtime() : P(new Impl) {
+  DeviceInfo &D = P->Device;
+  std::string Cpu = "host CPU";
+  std::ifstream Info("/proc/cpuinfo");
+  for (std::string Line; std::getline(Info, Line);)
+    if (Line.rfind("model name", 0) == 0) {
+      size_t Colon = Line.find(':');
+      if (Colon != std::string::npos && Colon + 2 <= Line.size())
+        Cpu = Line.substr(Colon + 2);
+      break;
+    }
+  D.Name = "cuhip CPU (" + Cpu + ")";
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  D.TotalGlobalMem = Pages > 0 && PageSize > 0 ? size_t(Pages) * PageSize : 0;
+  long L2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  D.L2CacheSize = L2 > 0 ? int(L2) : 1 << 20;
+  unsigned HW = std::thread::hardware_concurrency();
+  D.MultiProcessorCount = HW ? int(HW) : 1;
+}
+
+Runtime::~Runtime() {
+  // Deliberately leaked: program destructors may still call into the
+  // runtime (__cudaUnregisterFatBinary runs from atexit handlers).
+}
+
+Runtime &Runtime::get() {
+  static Runtime *R = new Runtime();
+  return *R;
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void **Runtime::registerFatBinary(void *Wrapper) {
+  std::lock_guard<std::mutex> G(P->RegLock);
+  auto M = std::make_unique<Module>();
+  M->Index = P->NextModule++;
+  M->Handle = M.get();
+  std::string Base = objectNameFor(Wrapper);
+  fatbin::Container C;
+  std::string Err;
+  if (!fatbin::parseWrapper(Wrapper, C, Err)) {
+    M->RegistrationError = "corrupt fatbin #" + std::to_string(M->Index) +
+                           " in " + Base + ": " + Err;
+    M->RegistrationStatus = cudaErrorInvalidKernelImage;
+    M->DisplayName = Base + ".fatbin" + std::to_string(M->Index);
+    CUHIP_ERROR("%s", M->RegistrationError.c_str());
+  } else {
+    const fatbin::Entry *E = fatbin::choosePtx(C, [](const fatbin::Entry &E) {
+      return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
+    });
+    if (!E) {
+      M->RegistrationError = "fatbin #" + std::to_string(M->Index) + " in " +
+                             Base +
+                             " holds no PTX that cuhip accepts (only "
+                             "machine code for NVIDIA GPUs); rebuild with "
+                             "PTX, e.g. -gencode arch=compute_XX,code=compute_XX";
+      M->RegistrationStatus = cudaErrorNoKernelImageForDevice;
+      M->DisplayName = Base + ".fatbin" + std::to_string(M->Index);
+      CUHIP_DEBUG("%s", M->RegistrationError.c_str());
+    } else {
+      M->Sm = E->Sm;
+      M->DisplayName = Base + ".fatbin" + std::to_string(M->Index) + ".sm_" +
+                       std::to_string(E->Sm) + ".ptx";
+      if (!fatbin::decompressPayload(*E, M->PtxText, Err)) {
+        M->RegistrationError = "corrupt fatbin #" + std::to_string(M->Index) +
+                               " in " + Base + ": " + Err;
+        M->RegistrationStatus = cudaErrorInvalidKernelImage;
+        CUHIP_ERROR("%s", M->RegistrationError.c_str());
+      } else {
+        CUHIP_DEBUG("registered %s (%zu bytes of PTX, ISA %u.%u)",
+                    M->DisplayName.c_str(), M->PtxText.size(), E->IsaMajor,
+                    E->IsaMinor);
+      }
+    }
+  }
+  void **H = &M->Handle;
+  P->Modules.push_back(std::move(M));
+  return H;
+}
+
+static Module *moduleOf(void **Handle) {
+  return Handle ? static_cast<Module *>(*Handle) : nullptr;
+}
+
+void Runtime::registerFunction(void **Handle, const void *HostFun,
+                               const char *DeviceName) {
+  Module *M = moduleOf(Handle);
+  if (!M || !HostFun || !DeviceName) {
+    CUHIP_ERROR("__cudaRegisterFunction called with an invalid handle");
+    return;
+  }
+  std::lock_guard<std::mutex> G(P->RegLock);
+  auto K = std::make_unique<Kernel>();
+  K->Name = DeviceName;
+  K->HostFun = HostFun;
+  K->Mod = M;
+  M->Kernels.push_back(K.get());
+  P->ByHostFun[HostFun] = K.get();
+  P->KernelHandles.insert(K.get());
+  P->Kernels.push_back(std::move(K));
+}
+
+void Runtime::registerFatBinaryEnd(void **Handle) {
+  if (Module *M = moduleOf(Handle))
+    CUHIP_TRACE("%s: %zu kernels registered", M->DisplayName.c_str(),
+                M->Kernels.size());
+}
+
+void Runtime::unregisterFatBinary(void **Handle) {
+  // Compiled code stays mapped until exit: kernels of other modules may
+  // still be running in destructors, and the JIT owns the memory anyway.
+  if (Module *M = moduleOf(Handle))
+    CUHIP_TRACE("unregistered %s", M->DisplayName.c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// Module loading
+//===----------------------------------------------------------------------===//
+
+static void dumpFile(const std::string &Dir, const std::string &Name,
+                     const std::string &Text) {
+  std::string Path = Dir + "/" + Name;
+  std::ofstream Out(Path, std::ios::binary);
+  Out << Text;
+  if (!Out)
+    CUHIP_WARN("CUHIP_DUMP_DIR: cannot write %s", Path.c_str());
+  else
+    CUHIP_INFO("wrote %s", Path.c_str());
+}
+
+Status Runtime::Impl::ensureLoaded(Module &M) {
+  std::lock_guard<std::mutex> G(M.LoadLock);
+  if (M.State == Module::Loaded)
+    return cudaSuccess;
+  if (M.State == Module::Failed)
+    return M.FailStatus;
+  auto fail = [&](Status S) {
+    M.State = Module::Failed;
+    M.FailStatus = S;
+    M.PtxText.clear();
+    M.PtxText.shrink_to_fit();
+    return S;
+  };
+  if (!M.RegistrationError.empty()) {
+    CUHIP_ERROR("%s", M.RegistrationError.c_str());
+    return fail(M.RegistrationStatus);
+  }
+  const char *DumpDir = std::getenv("CUHIP_DUMP_DIR");
+  if (DumpDir && *DumpDir)
+    dumpFile(DumpDir, M.DisplayName, M.PtxText);
+
+  CUHIP_INFO("compiling %s for the CPU backend", M.DisplayName.c_str());
+  ptx::DiagnosticEngine Diags(M.DisplayName);
+  std::optional<ptx::Module> Parsed = ptx::parseModule(M.PtxText, Diags);
+  auto report = [&] {
+    for (const auto &D : Diags.diagnostics())
+      if (D.Sev == ptx::Severity::Error)
+        CUHIP_ERROR("%s", Diags.format(D).c_str());
+      else
+        CUHIP_DEBUG("%s", Diags.format(D).c_str());
+  };
+  if (!Parsed) {
+    report();
+    return fail(cudaErrorInvalidPtx);
+  }
+  Parsed->FileName = M.DisplayName;
+  auto Ctx = std::make_unique<llvm::LLVMContext>();
+  std::optional<ptx::LoweredModule> Lowered =
+      ptx::lowerModule(*Parsed, *Ctx, Diags);
+  report();
+  if (!Lowered)
+    return fail(cudaErrorInvalidPtx);
+  if (DumpDir && *DumpDir) {
+    std::string IR;
+    llvm::raw_string_ostream OS(IR);
+    Lowered->IR->print(OS, nullptr);
+    dumpFile(DumpDir, M.DisplayName + ".ll", OS.str());
+  }
+  ptx::host::HostCompiler *HC = compiler();
+  if (!HC) {
+    CUHIP_ERROR("%s: cannot start the JIT: %s", M.DisplayName.c_str(),
+                CompilerError.c_str());
+    return fail(cudaErrorJitCompilerNotFound);
+  }
+  auto Compiled = HC->compile(std::move(Ctx), std::move(*Lowered), M.DisplayName);
+  if (!Compiled) {
+    CUHIP_ERROR("%s: %s", M.DisplayName.c_str(),
+                llvm::toString(Compiled.takeError()).c_str());
+    return fail(cudaErrorInvalidPtx);
+  }
+  M.Compiled = std::move(*Compiled);
+  for (Kernel *K : M.Kernels)
+    for (const auto &C : M.Compiled)
+      if (C.Info.Name == K->Name)
+        K->Compiled = &C;
+  M.PtxText.clear();
+  M.PtxText.shrink_to_fit();
+  M.State = Module::Loaded;
+  CUHIP_INFO("%s: %zu kernels ready", M.DisplayName.c_str(), M.Compiled.size());
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+Status Runtime::pushCallConfiguration(Dim3 Grid, Dim3 Block, size_t SharedMem,
+                                      void *Stream) {
+  ConfigStack.push_back({Grid, Block, SharedMem, Stream});
+  return cudaSuccess;
+}
+
+Status Runtime::popCallConfiguration(Dim3 *Grid, Dim3 *Block,
+                                     size_t *SharedMem, void **Stream) {
+  if (ConfigStack.empty())
+    return record(cudaErrorMissingConfiguration);
+  CallConfig C = ConfigStack.back();
+  ConfigStack.pop_back();
+  if (Grid)
+    *Grid = C.Grid;
+  if (Block)
+    *Block = C.Block;
+  if (SharedMem)
+    *SharedMem = C.SharedMem;
+  if (Stream)
+    *Stream = C.Stream;
+  return cudaSuccess;
+}
+
+Kernel *Runtime::kernelForHostFunction(const void *HostFun) {
+  std::lock_guard<std::mutex> G(P->RegLock);
+  auto It = P->ByHostFun.find(HostFun);
+  return It == P->ByHostFun.end() ? nullptr : It->second;
+}
+
+bool Runtime::isKernelHandle(const void *K) {
+  std::lock_guard<std::mutex> G(P->RegLock);
+  return P->KernelHandles.count(K) != 0;
+}
+
+Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
+                       size_t SharedMem, void *Stream) {
+  if (Status S = stickyError())
+    return record(S);
+  if (!K)
+    return record(cudaErrorInvalidDeviceFunction);
+  if (!isDefaultStream(Stream)) {
+    CUHIP_ERROR("launch of '%s': streams other than the default stream are "
+                "not supported yet",
+                K->Name.c_str());
+    return record(cudaErrorInvalidResourceHandle);
+  }
+  const DeviceInfo &D = P->Device;
+  uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
+  if (!Grid.X || !Grid.Y || !Grid.Z || !Block.X || !Block.Y || !Block.Z ||
+      Threads > uint64_t(D.MaxThreadsPerBlock) ||
+      Block.X > unsigned(D.MaxThreadsDim[0]) ||
+      Block.Y > unsigned(D.MaxThreadsDim[1]) ||
+      Block.Z > unsigned(D.MaxThreadsDim[2]) ||
+      Grid.X > unsigned(D.MaxGridSize[0]) ||
+      Grid.Y > unsigned(D.MaxGridSize[1]) ||
+      Grid.Z > unsigned(D.MaxGridSize[2])) {
+    CUHIP_DEBUG("launch of '%s': invalid configuration grid (%u,%u,%u) block "
+                "(%u,%u,%u)",
+                K->Name.c_str(), Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y,
+                Block.Z);
+    return record(cudaErrorInvalidConfiguration);
+  }
+  if (Status S = P->ensureLoaded(*K->Mod)) {
+    CUHIP_ERROR("launch of '%s' failed: %s (module %s)", K->Name.c_str(),
+                statusName(S), K->Mod->DisplayName.c_str());
+    return record(S);
+  }
+  const ptx::host::CompiledKernel *C = K->Compiled;
+  if (!C) {
+    CUHIP_ERROR("kernel '%s' is not defined in %s", K->Name.c_str(),
+                K->Mod->DisplayName.c_str());
+    return record(cudaErrorInvalidDeviceFunction);
+  }
+  if (C->Info.StaticSharedBytes + SharedMem > D.SharedMemPerBlockOptin) {
+    CUHIP_ERROR("launch of '%s': %zu bytes of shared memory exceed the limit "
+                "of %zu",
+                K->Name.c_str(), C->Info.StaticSharedBytes + SharedMem,
+                D.SharedMemPerBlockOptin);
+    return record(cudaErrorInvalidValue);
+  }
+  std::vector<uint8_t> Params(std::max<uint32_t>(C->Info.ParamBufferSize, 8));
+  if (!C->Info.Params.empty() && !Args)
+    return record(cudaErrorInvalidValue);
+  for (size_t I = 0; I < C->Info.Params.size(); ++I) {
+    const ptx::KernelParamInfo &PI = C->Info.Params[I];
+    if (!Args[I])
+      return record(cudaErrorInvalidValue);
+    std::memcpy(Params.data() + PI.Offset, Args[I], PI.Size);
+  }
+  std::string Msg;
+  Status S = P->backend().launch(*C, Grid, Block, Params.data(), SharedMem, Msg);
+  if (S != cudaSuccess) {
+    CUHIP_ERROR("%s", Msg.c_str());
+    if (S == cudaErrorLaunchFailure)
+      P->Sticky.store(S);
+    return record(S);
+  }
+  CUHIP_TRACE("launched %s grid (%u,%u,%u) block (%u,%u,%u)", K->Name.c_str(),
+              Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y, Block.Z);
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+Status Runtime::malloc(void **Ptr, size_t Bytes) {
+  if (!Ptr)
+    return record(cudaErrorInvalidValue);
+  *Ptr = nullptr;
+  if (Bytes == 0)
+    return cudaSuccess;
+  if (Status S = stickyError())
+    return record(S);
+  // Large buffers come from mmap, huge-page friendly; small ones from the
+  // C heap. Both are 256-byte aligned as cudaMalloc promises.
+  constexpr size_t MmapThreshold = 1 << 20;
+  void *Mem = nullptr;
+  bool UsedMmap = false;
+  if (Bytes >= MmapThreshold) {
+    size_t Len = (Bytes + 4095) & ~size_t(4095);
+    Mem = mmap(nullptr, Len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+               -1, 0);
+    if (Mem == MAP_FAILED)
+      Mem = nullptr;
+    else {
+      madvise(Mem, Len, MADV_HUGEPAGE);
+      UsedMmap = true;
+    }
+  } else {
+    Mem = std::aligned_alloc(256, (Bytes + 255) & ~size_t(255));
+  }
+  if (!Mem)
+    return record(cudaErrorMemoryAllocation);
+  {
+    std::lock_guard<std::mutex> G(P->MemLock);
+    P->Allocations[reinterpret_cast<uintptr_t>(Mem)] = Bytes;
+    P->Mapped[reinterpret_cast<uintptr_t>(Mem)] = UsedMmap;
+  }
+  *Ptr = Mem;
+  return cudaSuccess;
+}
+
+Status Runtime::free(void *Ptr) {
+  if (!Ptr)
+    return cudaSuccess;
+  size_t Bytes;
+  bool UsedMmap;
+  {
+    std::lock_guard<std::mutex> G(P->MemLock);
+    auto It = P->Allocations.find(reinterpret_cast<uintptr_t>(Ptr));
+    if (It == P->Allocations.end()) {
+      CUHIP_DEBUG("cudaFree(%p): not the start of an allocation", Ptr);
+      return record(cudaErrorInvalidValue);
+    }
+    Bytes = It->second;
+    UsedMmap = P->Mapped[It->first];
+    P->Mapped.erase(It->first);
+    P->Allocations.erase(It);
+  }
+  if (UsedMmap)
+    munmap(Ptr, (Bytes + 4095) & ~size_t(4095));
+  else
+    std::free(Ptr);
+  return cudaSuccess;
+}
+
+bool Runtime::isDeviceRange(const void *Ptr, size_t Bytes) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
+  std::lock_guard<std::mutex> G(P->MemLock);
+  auto It = P->Allocations.upper_bound(A);
+  if (It == P->Allocations.begin())
+    return false;
+  --It;
+  return A >= It->first && A - It->first <= It->second &&
+         Bytes <= It->second - (A - It->first);
+}
+
+Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
+                       CopyKind Kind) {
+  int K = static_cast<int>(Kind);
+  if (K < 0 || K > 4)
+    return record(cudaErrorInvalidMemcpyDirection);
+  if (Bytes == 0)
+    return cudaSuccess;
+  if (!Dst || !Src)
+    return record(cudaErrorInvalidValue);
+  if (Status S = stickyError())
+    return record(S);
+  bool DstDev = Kind == CopyKind::HostToDevice || Kind == CopyKind::DeviceToDevice;
+  bool SrcDev = Kind == CopyKind::DeviceToHost || Kind == CopyKind::DeviceToDevice;
+  if ((DstDev && !isDeviceRange(Dst, Bytes)) ||
+      (SrcDev && !isDeviceRange(Src, Bytes))) {
+    CUHIP_DEBUG("cudaMemcpy: %zu bytes at %s %p are not inside one device "
+                "allocation",
+                Bytes, DstDev && !isDeviceRange(Dst, Bytes) ? "dst" : "src",
+                DstDev && !isDeviceRange(Dst, Bytes) ? Dst : Src);
+    return record(cudaErrorInvalidValue);
+  }
+  std::memmove(Dst, Src, Bytes);
+  return cudaSuccess;
+}
+
+Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
+  if (Bytes == 0)
+    return cudaSuccess;
+  if (Status S = stickyError())
+    return record(S);
+  if (!Ptr || !isDeviceRange(Ptr, Bytes))
+    return record(cudaErrorInvalidValue);
+  std::memset(Ptr, Value, Bytes);
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Devices and errors
+//===----------------------------------------------------------------------===//
+
+Status Runtime::setDevice(int Device) {
+  if (Device < 0 || Device >= deviceCount())
+    return record(cudaErrorInvalidDevice);
+  P->CurrentDevice = Device;
+  return cudaSuccess;
+}
+
+Status Runtime::getDevice(int *Device) {
+  if (!Device)
+    return record(cudaErrorInvalidValue);
+  *Device = P->CurrentDevice;
+  return cudaSuccess;
+}
+
+const DeviceInfo &Runtime::deviceInfo(int) const {
+  // The processor count is the backend's worker count once it exists.
+  return P->Device;
+}
+
+Status Runtime::synchronize() {
+  if (Status S = stickyError())
+    return record(S);
+  return cudaSuccess;
+}
+
+Status Runtime::record(Status S) {
+  if (S != cudaSuccess)
+    LastError = S;
+  return S;
+}
+
+Status Runtime::getLastError() {
+  Status S = LastError;
+  LastError = cudaSuccess;
+  if (S == cudaSuccess)
+    S = stickyError();
+  return S;
+}
+
+Status Runtime::peekLastError() {
+  Status S = LastError;
+  return S == cudaSuccess ? stickyError() : S;
+}
+
+Status Runtime::stickyError() const {
+  return static_cast<Status>(P->Sticky.load(std::memory_order_relaxed));
+}
+
+} // namespace cuhip::rt

@@ -21,15 +21,15 @@ struct TypeRow {
 
 // Indexed by the enum's value, so the order must follow ScalarType.
 static constexpr TypeRow TypeTable[] = {
-    {ScalarType::None, "", 0},        {ScalarType::Pred, "pred", 1},
-    {ScalarType::B8, "b8", 8},        {ScalarType::B16, "b16", 16},
-    {ScalarType::B32, "b32", 32},     {ScalarType::B64, "b64", 64},
-    {ScalarType::B128, "b128", 128},  {ScalarType::U8, "u8", 8},
-    {ScalarType::U16, "u16", 16},     {ScalarType::U32, "u32", 32},
-    {ScalarType::U64, "u64", 64},     {ScalarType::S8, "s8", 8},
-    {ScalarType::S16, "s16", 16},     {ScalarType::S32, "s32", 32},
-    {ScalarType::S64, "s64", 64},     {ScalarType::F16, "f16", 16},
-    {ScalarType::F16x2, "f16x2", 32}, {ScalarType::BF16, "bf16", 16},
+    {ScalarType::None, "", 0},          {ScalarType::Pred, "pred", 1},
+    {ScalarType::B8, "b8", 8},          {ScalarType::B16, "b16", 16},
+    {ScalarType::B32, "b32", 32},       {ScalarType::B64, "b64", 64},
+    {ScalarType::B128, "b128", 128},    {ScalarType::U8, "u8", 8},
+    {ScalarType::U16, "u16", 16},       {ScalarType::U32, "u32", 32},
+    {ScalarType::U64, "u64", 64},       {ScalarType::S8, "s8", 8},
+    {ScalarType::S16, "s16", 16},       {ScalarType::S32, "s32", 32},
+    {ScalarType::S64, "s64", 64},       {ScalarType::F16, "f16", 16},
+    {ScalarType::F16x2, "f16x2", 32},   {ScalarType::BF16, "bf16", 16},
     {ScalarType::BF16x2, "bf16x2", 32}, {ScalarType::F32, "f32", 32},
     {ScalarType::F64, "f64", 64},
 };

@@ -1,4 +1,5 @@
-//===- Lexer.cpp - Tokens of PTX source text -------------------------------===//
+//===- Lexer.cpp - Tokens of PTX source text
+//-------------------------------===//
 //
 // A hand-written scanner over a string_view: every read is bounds-checked
 // because the input need not be NUL-terminated and may contain NULs. Columns
@@ -153,7 +154,8 @@ Token Lexer::next() {
     ++Pos;
     lexIdentifierTail();
     // `.shared::cta`, `.param::entry`: one modifier in PTX 7.8+.
-    while (peekChar() == ':' && peekChar(1) == ':' && isIdentChar(peekChar(2))) {
+    while (peekChar() == ':' && peekChar(1) == ':' &&
+           isIdentChar(peekChar(2))) {
       Pos += 2;
       lexIdentifierTail();
     }

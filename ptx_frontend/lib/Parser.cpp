@@ -332,8 +332,7 @@ void Parser::recoverModuleItem() {
       std::string_view D = Tok.Text.substr(1);
       if (D == "visible" || D == "extern" || D == "weak" || D == "entry" ||
           D == "func" || D == "global" || D == "const" || D == "version" ||
-          D == "target" || D == "address_size" || D == "file" ||
-          D == "section")
+          D == "target" || D == "address_size" || D == "file" || D == "section")
         return;
     }
     consume();
@@ -517,8 +516,7 @@ void Parser::parseTopLevel(Module &M) {
   if (isLinkage(Name, Link)) {
     consume();
     if (Tok.Kind != TokenKind::Directive) {
-      errorExpected("'.entry', '.func' or a state space after " +
-                    describe(D));
+      errorExpected("'.entry', '.func' or a state space after " + describe(D));
       recoverModuleItem();
       return;
     }
@@ -842,8 +840,8 @@ bool Parser::parseDeclAttrs(DeclAttrs &A, bool AllowPtr) {
       if (!parseSmallUnsigned(Align, "an alignment after '.align'"))
         return false;
       if (Align == 0 || (Align & (Align - 1)) != 0) {
-        error(Loc, "alignment " + std::to_string(Align) +
-                       " is not a power of two");
+        error(Loc,
+              "alignment " + std::to_string(Align) + " is not a power of two");
         return false;
       }
       // After `.ptr` the alignment describes the pointee, not the param.
@@ -852,15 +850,17 @@ bool Parser::parseDeclAttrs(DeclAttrs &A, bool AllowPtr) {
       continue;
     }
     if (Name == "v2" || Name == "v4" || Name == "v8" || Name == "v16") {
-      A.VectorWidth = Name == "v2" ? 2 : Name == "v4" ? 4 : Name == "v8" ? 8 : 16;
+      A.VectorWidth = Name == "v2"   ? 2
+                      : Name == "v4" ? 4
+                      : Name == "v8" ? 8
+                                     : 16;
     } else if (T != ScalarType::None) {
       if (A.Type != ScalarType::None) {
         error(Tok.Loc, "declaration has a second type " + describe(Tok));
         return false;
       }
       A.Type = T;
-    } else if (Name == "texref" || Name == "samplerref" ||
-               Name == "surfref") {
+    } else if (Name == "texref" || Name == "samplerref" || Name == "surfref") {
       A.Opaque = true;
     } else if (Name == "ptr" && AllowPtr) {
       A.IsPtr = true;
@@ -988,8 +988,8 @@ bool Parser::parseInitItem(VarDecl &D) {
                      : std::bit_cast<uint32_t>(static_cast<float>(N.Value));
       } else if (D.Type == ScalarType::F64 || !N.HasBits) {
         V.FloatIsDouble = true;
-        V.Bits = N.HasBits && N.IsDouble ? N.Bits
-                                         : std::bit_cast<uint64_t>(N.Value);
+        V.Bits =
+            N.HasBits && N.IsDouble ? N.Bits : std::bit_cast<uint64_t>(N.Value);
       } else {
         V.FloatIsDouble = N.IsDouble;
         V.Bits = N.Bits;
@@ -1079,8 +1079,8 @@ void Parser::parseStatement(std::vector<Statement> &Out) {
 void Parser::parseScope(std::vector<Statement> &Out) {
   SourceLoc Open = Tok.Loc;
   if (Depth >= MaxNesting) {
-    error(Open, "blocks nested more than " + std::to_string(MaxNesting) +
-                    " deep");
+    error(Open,
+          "blocks nested more than " + std::to_string(MaxNesting) + " deep");
     skipBalancedBraces();
     return;
   }

@@ -38,11 +38,13 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
+#include <unordered_map>
+
 #include <elf.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
-#include <tuple>
 #include <unistd.h>
 
 #include <lz4.h>
@@ -656,8 +658,12 @@ public:
   /// File offset and the bytes from there to the end of the containing
   /// segment (or section), for a virtual address; false if not in the file.
   bool addressToOffset(uint64_t Addr, uint64_t &Off, uint64_t &Avail) const;
-  /// The relocated value of the 8-byte pointer at file offset SlotOff, which
-  /// lies in section Sec at byte SlotInSec. Sets Off and Avail (as for
+  /// Collects the relocations that patch section SecIndex, keyed by offset
+  /// in it, for resolvePointer: libraries hold thousands of wrappers and
+  /// hundreds of thousands of relocations, too many to search per wrapper.
+  bool indexRelocations(size_t SecIndex, std::string &Err);
+  /// The relocated value of the 8-byte pointer at byte SlotInSec of section
+  /// SecIndex (whose relocations were indexed). Sets Off and Avail (as for
   /// addressToOffset) and Addr (the virtual address, 0 in objects).
   bool resolvePointer(size_t SecIndex, uint64_t SlotInSec, uint64_t &Addr,
                       uint64_t &Off, uint64_t &Avail, std::string &Err) const;
@@ -684,6 +690,11 @@ private:
   uint16_t Type = 0, Machine = 0;
   std::vector<Section> Sections;
   std::vector<Segment> Segments;
+  struct Reloc {
+    uint32_t Type, Symbol, RelocSection;
+    int64_t Addend;
+  };
+  std::unordered_map<uint64_t, Reloc> Relocs;
 };
 
 bool ElfView::relativeType(uint32_t T) const {
@@ -810,81 +821,89 @@ bool ElfView::addressToOffset(uint64_t Addr, uint64_t &Off,
   return false;
 }
 
+bool ElfView::indexRelocations(size_t SecIndex, std::string &Err) {
+  const Section &Sec = Sections[SecIndex];
+  for (size_t RI = 0; RI < Sections.size(); ++RI) {
+    const Section &R = Sections[RI];
+    // Objects tie a relocation section to the section it patches; linked
+    // files keep dynamic relocations for all sections together.
+    if (R.Type != SHT_RELA || (Type == ET_REL && R.Info != SecIndex))
+      continue;
+    if (R.EntSize < sizeof(Elf64_Rela) || !inFile(R.Offset, R.Size)) {
+      Err = "malformed relocation section " + R.Name;
+      return false;
+    }
+    for (uint64_t I = 0; I + R.EntSize <= R.Size; I += R.EntSize) {
+      Elf64_Rela Rel;
+      std::memcpy(&Rel, D + R.Offset + I, sizeof(Rel));
+      uint64_t Where = Rel.r_offset;
+      if (Type != ET_REL) {
+        if (Where < Sec.Addr || Where - Sec.Addr >= Sec.Size)
+          continue;
+        Where -= Sec.Addr;
+      }
+      Relocs[Where] = {static_cast<uint32_t>(ELF64_R_TYPE(Rel.r_info)),
+                       static_cast<uint32_t>(ELF64_R_SYM(Rel.r_info)),
+                       static_cast<uint32_t>(RI), Rel.r_addend};
+    }
+  }
+  return true;
+}
+
 bool ElfView::resolvePointer(size_t SecIndex, uint64_t SlotInSec,
                              uint64_t &Addr, uint64_t &Off, uint64_t &Avail,
                              std::string &Err) const {
   const Section &Sec = Sections[SecIndex];
-  uint64_t SlotOff = Sec.Offset + SlotInSec;
-  Addr = load<uint64_t>(D + SlotOff);
+  Addr = load<uint64_t>(D + Sec.Offset + SlotInSec);
+  auto It = Relocs.find(SlotInSec);
+  const Reloc *Rel = It == Relocs.end() ? nullptr : &It->second;
 
   if (Type == ET_REL) {
     // In an object the pointer is a relocation against a symbol (normally
     // the .nv_fatbin section symbol) plus an addend.
-    for (const Section &R : Sections) {
-      if (R.Type != SHT_RELA || R.Info != SecIndex)
-        continue;
-      if (R.EntSize < sizeof(Elf64_Rela) || !inFile(R.Offset, R.Size) ||
-          R.Link >= Sections.size()) {
-        Err = "malformed relocation section " + R.Name;
-        return false;
-      }
-      const Section &Sym = Sections[R.Link];
-      for (uint64_t I = 0; I + R.EntSize <= R.Size; I += R.EntSize) {
-        Elf64_Rela Rel;
-        std::memcpy(&Rel, D + R.Offset + I, sizeof(Rel));
-        if (Rel.r_offset != SlotInSec)
-          continue;
-        if (!absolute64Type(ELF64_R_TYPE(Rel.r_info))) {
-          Err = "unexpected relocation type " +
-                std::to_string(ELF64_R_TYPE(Rel.r_info)) +
-                " for the container pointer";
-          return false;
-        }
-        uint64_t SymIdx = ELF64_R_SYM(Rel.r_info);
-        if (Sym.EntSize < sizeof(Elf64_Sym) || !inFile(Sym.Offset, Sym.Size) ||
-            SymIdx >= Sym.Size / Sym.EntSize) {
-          Err = "relocation of the container pointer names symbol " +
-                std::to_string(SymIdx) + " outside the symbol table";
-          return false;
-        }
-        Elf64_Sym S;
-        std::memcpy(&S, D + Sym.Offset + SymIdx * Sym.EntSize, sizeof(S));
-        if (S.st_shndx == SHN_UNDEF || S.st_shndx >= Sections.size()) {
-          Err = "the container pointer refers to an undefined symbol";
-          return false;
-        }
-        const Section &Target = Sections[S.st_shndx];
-        uint64_t InTarget = S.st_value + uint64_t(Rel.r_addend);
-        if (Target.Type == SHT_NOBITS || InTarget >= Target.Size) {
-          Err = "the container pointer (" + Target.Name + " + " +
-                hex(InTarget) + ") is outside the contents of " + Target.Name;
-          return false;
-        }
-        Addr = 0;
-        Off = Target.Offset + InTarget;
-        Avail = Target.Size - InTarget;
-        return true;
-      }
+    if (!Rel) {
+      Err = "no relocation gives the container pointer in this object";
+      return false;
     }
-    Err = "no relocation gives the container pointer in this object";
-    return false;
+    if (!absolute64Type(Rel->Type)) {
+      Err = "unexpected relocation type " + std::to_string(Rel->Type) +
+            " for the container pointer";
+      return false;
+    }
+    const Section &RelSec = Sections[Rel->RelocSection];
+    const Section *Sym =
+        RelSec.Link < Sections.size() ? &Sections[RelSec.Link] : nullptr;
+    if (!Sym || Sym->EntSize < sizeof(Elf64_Sym) ||
+        !inFile(Sym->Offset, Sym->Size) ||
+        Rel->Symbol >= Sym->Size / Sym->EntSize) {
+      Err = "relocation of the container pointer names symbol " +
+            std::to_string(Rel->Symbol) + " outside the symbol table";
+      return false;
+    }
+    Elf64_Sym S;
+    std::memcpy(&S, D + Sym->Offset + Rel->Symbol * Sym->EntSize, sizeof(S));
+    if (S.st_shndx == SHN_UNDEF || S.st_shndx >= Sections.size()) {
+      Err = "the container pointer refers to an undefined symbol";
+      return false;
+    }
+    const Section &Target = Sections[S.st_shndx];
+    uint64_t InTarget = S.st_value + uint64_t(Rel->Addend);
+    if (Target.Type == SHT_NOBITS || InTarget >= Target.Size) {
+      Err = "the container pointer (" + Target.Name + " + " + hex(InTarget) +
+            ") is outside the contents of " + Target.Name;
+      return false;
+    }
+    Addr = 0;
+    Off = Target.Offset + InTarget;
+    Avail = Target.Size - InTarget;
+    return true;
   }
 
   // Position-independent files leave the pointer to the dynamic loader: the
   // addend of a RELATIVE relocation is the link-time address (the stored
-  // value may be 0, e.g. with lld's default --no-apply-dynamic-relocs).
-  uint64_t SlotAddr = Sec.Addr + SlotInSec;
-  for (const Section &R : Sections) {
-    if (R.Type != SHT_RELA || R.EntSize < sizeof(Elf64_Rela) ||
-        !inFile(R.Offset, R.Size))
-      continue;
-    for (uint64_t I = 0; I + R.EntSize <= R.Size; I += R.EntSize) {
-      Elf64_Rela Rel;
-      std::memcpy(&Rel, D + R.Offset + I, sizeof(Rel));
-      if (Rel.r_offset == SlotAddr && relativeType(ELF64_R_TYPE(Rel.r_info)))
-        Addr = uint64_t(Rel.r_addend);
-    }
-  }
+  // value may be 0, as lld leaves it by default).
+  if (Rel && relativeType(Rel->Type))
+    Addr = uint64_t(Rel->Addend);
   if (Addr == 0) {
     Err = "null container pointer";
     return false;
@@ -993,6 +1012,8 @@ bool readProgramFatbins(const std::string &Path, std::string &Storage,
                 static_cast<unsigned long long>(Seg->Size),
                 static_cast<unsigned long long>(Seg->Size % WrapperSize));
   size_t SegIndex = Elf.indexOf(Seg);
+  if (!Elf.indexRelocations(SegIndex, Err))
+    return false;
   for (uint64_t I = 0; I < Seg->Size / WrapperSize; ++I) {
     uint64_t InSec = I * WrapperSize;
     const uint8_t *W = D + Seg->Offset + InSec;

@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "cuhip"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ptx", ".test", ".ll"]
+config.suffixes = [".ptx", ".test"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cuhip_obj_root, "test", "lit")
@@ -13,9 +13,10 @@ config.test_exec_root = os.path.join(config.cuhip_obj_root, "test", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.cuhip_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.environment["CUHIP_CACHE_DIR"] = os.path.join(config.test_exec_root, "cache")
+# Longer names first: lit substitutes in order.
+config.substitutions.append(("%cuhip_lib", config.cuhip_lib_dir))
 config.substitutions.append(("%cuhip", os.path.join(config.cuhip_bin_dir, "cuhip")))
 config.substitutions.append(("FileCheck", config.filecheck))
-config.substitutions.append(("%not", "not"))
 if config.nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -908,14 +909,16 @@ TEST(PtxParserReal, TensorCoreTextureAndAsyncCopy) {
 }
 )PTX");
   const Function &F = M.Functions[0];
-  const Instruction *W = findInstr(F, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32");
+  const Instruction *W =
+      findInstr(F, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32");
   ASSERT_NE(W, nullptr);
   ASSERT_EQ(W->Operands.size(), 4u);
   for (const Operand &O : W->Operands) {
     EXPECT_EQ(O.K, Operand::Vector);
     EXPECT_EQ(O.Elements.size(), 8u);
   }
-  const Instruction *Mma = findInstr(F, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  const Instruction *Mma =
+      findInstr(F, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
   ASSERT_NE(Mma, nullptr);
   EXPECT_EQ(Mma->Opcode, "mma");
   EXPECT_EQ(Mma->Modifiers, mods({"sync", "aligned", "m16n8k16", "row", "col",
@@ -949,7 +952,8 @@ TEST(PtxParserReal, TensorCoreTextureAndAsyncCopy) {
   EXPECT_EQ(Nc->Operands[0].Elements[3].K, Operand::Sink);
   expectAddr(Nc->Operands[1], "%rd1", -4, false);
 
-  const Instruction *Ldm = findInstr(F, "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  const Instruction *Ldm =
+      findInstr(F, "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
   ASSERT_NE(Ldm, nullptr);
   expectReg(findInstr(F, "mov.u64")->Operands[1], "%clock64");
   expectAddr(findInstr(F, "st.shared.u32")->Operands[0], "", 16, false);
@@ -1466,8 +1470,7 @@ TEST(PtxRobustness, RandomMutationsNeverCrashOrHang) {
         Text.erase(Pos, 1 + Rng() % 64);
         break;
       case 4: // duplicate a run elsewhere
-        Text.insert(Rng() % Text.size(),
-                    Text.substr(Pos, 1 + Rng() % 128));
+        Text.insert(Rng() % Text.size(), Text.substr(Pos, 1 + Rng() % 128));
         break;
       case 5: // truncate
         Text.resize(Pos);
@@ -1525,8 +1528,8 @@ TEST(PtxRobustness, LargeModule) {
   std::string Text = std::string(Header);
   std::string Body(VectorAddPtx.substr(VectorAddPtx.find("{")));
   for (int I = 0; I < 2000; ++I)
-    Text += ".visible .entry k" + std::to_string(I) + "(.param .u64 p)\n" +
-            Body;
+    Text +=
+        ".visible .entry k" + std::to_string(I) + "(.param .u64 p)\n" + Body;
   Module M = parseOk(Text);
   ASSERT_EQ(M.Functions.size(), 2000u);
   EXPECT_EQ(instrs(M.Functions[1999]).size(), 22u);
@@ -1544,9 +1547,9 @@ TEST(PtxAst, ScalarTypes) {
   EXPECT_EQ(parseScalarType("tf32"), ScalarType::None);
   EXPECT_EQ(parseScalarType(".f32"), ScalarType::None);
   EXPECT_EQ(parseScalarType(""), ScalarType::None);
-  for (auto T : {ScalarType::Pred, ScalarType::B8, ScalarType::B128,
-                 ScalarType::U16, ScalarType::S64, ScalarType::F16x2,
-                 ScalarType::BF16, ScalarType::F64})
+  for (auto T :
+       {ScalarType::Pred, ScalarType::B8, ScalarType::B128, ScalarType::U16,
+        ScalarType::S64, ScalarType::F16x2, ScalarType::BF16, ScalarType::F64})
     EXPECT_EQ(parseScalarType(scalarTypeName(T)), T);
   EXPECT_EQ(scalarTypeName(ScalarType::None), "");
   EXPECT_EQ(scalarTypeBits(ScalarType::Pred), 1u);

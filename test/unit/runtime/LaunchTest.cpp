@@ -41,11 +41,11 @@ struct FakeFatbin {
     put16(Entry, 2, 0x0101);
     put32(Entry, 4, 80);          // header size
     put64(Entry, 8, Payload.size());
-    put16(Entry, 20, 0);          // ISA minor
-    put16(Entry, 22, 9);          // ISA major
-    put32(Entry, 24, Sm);
-    put64(Entry, 36, 0x11);       // 64-bit, Linux
-    put64(Entry, 52, Ptx.size() + 1);
+    put16(Entry, 24, 0);          // ISA minor
+    put16(Entry, 26, 9);          // ISA major
+    put32(Entry, 28, Sm);
+    put64(Entry, 40, 0x11);       // 64-bit, Linux
+    put64(Entry, 56, Ptx.size() + 1);
     Container.resize(16, 0);
     put32(Container, 0, 0xBA55ED50u);
     put16(Container, 4, 1);

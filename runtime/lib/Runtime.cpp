@@ -308,7 +308,10 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     return S;
   };
   if (!M.RegistrationError.empty()) {
-    CUHIP_ERROR("%s", M.RegistrationError.c_str());
+    // A corrupt fatbin was reported when it was registered; a fatbin without
+    // usable PTX only matters now that one of its kernels is launched.
+    if (M.RegistrationStatus != cudaErrorInvalidKernelImage)
+      CUHIP_ERROR("%s", M.RegistrationError.c_str());
     return fail(M.RegistrationStatus);
   }
   const char *DumpDir = std::getenv("CUHIP_DUMP_DIR");

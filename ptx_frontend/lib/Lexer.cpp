@@ -1,5 +1,4 @@
-//===- Lexer.cpp - Tokens of PTX source text
-//-------------------------------===//
+//===- Lexer.cpp - Tokens of PTX source text ------------------------------===//
 //
 // A hand-written scanner over a string_view: every read is bounds-checked
 // because the input need not be NUL-terminated and may contain NULs. Columns

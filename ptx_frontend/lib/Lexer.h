@@ -1,5 +1,4 @@
-//===- Lexer.h - Tokens of PTX source text
-//---------------------------------===//
+//===- Lexer.h - Tokens of PTX source text --------------------------------===//
 //
 // Splits PTX text into tokens that remember where they start, so that every
 // parser diagnostic can point at the exact line and column. Tokens are views

@@ -809,6 +809,8 @@ Value *FunctionLowering::readOperand(const Operand &O, Type *Want,
   }
   case Operand::Symbol: {
     Value *A = symbolAddress(O, O.Name, O.Loc);
+    if (A && O.Offset)
+      A = B.CreateAdd(A, ConstantInt::get(A->getType(), O.Offset));
     return A ? coerce(A, Want, false) : nullptr;
   }
   case Operand::Vector: {

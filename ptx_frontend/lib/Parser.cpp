@@ -18,7 +18,6 @@
 
 #include <bit>
 #include <charconv>
-#include <cstring>
 #include <string>
 #include <unordered_map>
 

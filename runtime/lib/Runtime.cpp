@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <dlfcn.h>
 #include <fstream>
 #include <map>
@@ -351,6 +352,7 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
                 CompilerError.c_str());
     return fail(cudaErrorJitCompilerNotFound);
   }
+  auto CompileStart = std::chrono::steady_clock::now();
   auto Compiled = HC->compile(std::move(Ctx), std::move(*Lowered), M.DisplayName);
   if (!Compiled) {
     CUHIP_ERROR("%s: %s", M.DisplayName.c_str(),
@@ -365,7 +367,11 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   M.PtxText.clear();
   M.PtxText.shrink_to_fit();
   M.State = Module::Loaded;
-  CUHIP_INFO("%s: %zu kernels ready", M.DisplayName.c_str(), M.Compiled.size());
+  CUHIP_INFO("%s: %zu kernels compiled in %.1f ms", M.DisplayName.c_str(),
+             M.Compiled.size(),
+             std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - CompileStart)
+                 .count());
   return cudaSuccess;
 }
 
@@ -463,15 +469,20 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
     std::memcpy(Params.data() + PI.Offset, Args[I], PI.Size);
   }
   std::string Msg;
+  auto Start = std::chrono::steady_clock::now();
   Status S = P->backend().launch(*C, Grid, Block, Params.data(), SharedMem, Msg);
+  double Ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - Start)
+                  .count();
   if (S != cudaSuccess) {
     CUHIP_ERROR("%s", Msg.c_str());
     if (S == cudaErrorLaunchFailure)
       P->Sticky.store(S);
     return record(S);
   }
-  CUHIP_TRACE("launched %s grid (%u,%u,%u) block (%u,%u,%u)", K->Name.c_str(),
-              Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y, Block.Z);
+  CUHIP_DEBUG("ran %s grid (%u,%u,%u) block (%u,%u,%u) in %.3f ms",
+              K->Name.c_str(), Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y,
+              Block.Z, Ms);
   return cudaSuccess;
 }
 

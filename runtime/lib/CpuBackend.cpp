@@ -50,6 +50,7 @@ CpuBackend::~CpuBackend() = default;
 Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
                           Dim3 Block, const void *Params, size_t DynamicShared,
                           std::string &Message) {
+  std::lock_guard<std::mutex> Serial(LaunchLock);
   uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
   uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
   size_t SharedAlign = K.Layout.SharedAlign;

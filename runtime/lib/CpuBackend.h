@@ -7,6 +7,7 @@
 #include "cuhip/runtime/Runtime.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@ private:
     size_t FramesSize = 0;
   };
   ThreadPool Pool;
+  std::mutex LaunchLock;          // launches from several host threads queue
   std::vector<Scratch> Scratches; // one per pool participant
 };
 

@@ -8,6 +8,8 @@
 // tests look at embedded PTX.
 //
 //===----------------------------------------------------------------------===//
+#include "Tool.h"
+
 #include "cuhip/runtime/Fatbin.h"
 
 #include <algorithm>

@@ -39,6 +39,8 @@ static void usage(FILE *Out) {
                "        list (and dump) the fatbin entries of a program\n"
                "  ptx IN.ptx --arch host [--emit llvm|asm|obj|gpu-ir] [-o OUT]\n"
                "        compile PTX with cuhip's PTX frontend\n"
+               "  info\n"
+               "        backends, devices, library locations\n"
                "  version\n"
                "        print the version\n"
                "\n"
@@ -57,6 +59,8 @@ int main(int argc, char **argv) {
     return cuhipExtractMain(argc - 1, argv + 1);
   if (Cmd == "ptx")
     return cuhipPtxMain(argc - 1, argv + 1);
+  if (Cmd == "info")
+    return cuhipInfoMain(argc - 1, argv + 1);
   if (Cmd == "version" || Cmd == "--version") {
     std::printf("cuhip %s\n", CUHIP_VERSION);
     return 0;

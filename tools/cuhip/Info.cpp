@@ -1,0 +1,60 @@
+//===- Info.cpp - `cuhip info`: what this installation can do -------------===//
+#include "Tool.h"
+
+#include "cuhip/ptx/HostTarget.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+
+#ifndef CUHIP_VERSION
+#define CUHIP_VERSION "unknown"
+#endif
+
+int cuhipInfoMain(int argc, char **argv) {
+  for (int I = 1; I < argc; ++I) {
+    std::string A = argv[I];
+    if (A == "--help" || A == "-h") {
+      std::printf("usage: cuhip info\n\nPrints cuhip's version, its backends "
+                  "and devices, and where its libraries are.\n");
+      return 0;
+    }
+    std::fprintf(stderr, "cuhip info: error: unknown option '%s'\n", A.c_str());
+    return 2;
+  }
+  std::string LibDir = cuhipBinDir() + "/../lib";
+  char Real[4096];
+  if (realpath(LibDir.c_str(), Real))
+    LibDir = Real;
+  std::printf("cuhip %s\n", CUHIP_VERSION);
+  std::printf("libraries: %s\n", LibDir.c_str());
+  for (const char *L : {"libcudart.so.13", "libcudart.so.12", "libcuhip-core.so"}) {
+    struct stat St;
+    std::printf("  %-18s %s\n", L,
+                stat((LibDir + "/" + L).c_str(), &St) == 0 ? "present" : "MISSING");
+  }
+  std::printf("backends:\n");
+  auto TM = cuhip::ptx::host::HostCompiler::createHostTargetMachine();
+  if (TM) {
+    unsigned Workers = std::thread::hardware_concurrency();
+    if (const char *E = std::getenv("CUHIP_CPU_THREADS"))
+      Workers = unsigned(std::atoi(E));
+    std::printf("  cpu  available: %s, cpu %s, %u worker threads\n",
+                (*TM)->getTargetTriple().str().c_str(),
+                (*TM)->getTargetCPU().str().c_str(), Workers ? Workers : 1);
+  } else {
+    std::printf("  cpu  unavailable: %s\n",
+                llvm::toString(TM.takeError()).c_str());
+  }
+  std::printf("  hip  not built yet\n");
+  const char *B = std::getenv("CUHIP_BACKEND");
+  std::printf("selected backend: %s\n", B && *B ? B : "auto (cpu)");
+  std::printf("compile cache: none yet (kernels are compiled on first launch "
+              "in each process)\n");
+  return 0;
+}

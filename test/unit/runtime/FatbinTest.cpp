@@ -48,12 +48,6 @@ template <typename T> void put(std::string &S, size_t Off, T V) {
   std::memcpy(S.data() + Off, &V, sizeof(T));
 }
 
-template <typename T> T get(const std::string &S, size_t Off) {
-  T V;
-  std::memcpy(&V, S.data() + Off, sizeof(T));
-  return V;
-}
-
 /// One entry as nvcc lays it out. The header size follows from the name and
 /// options unless HeaderSize overrides it.
 struct EntrySpec {
@@ -397,6 +391,13 @@ TEST(FatbinCorrupt, WrongMagic) {
   EXPECT_CONTAINS(parseError(Bytes), "bad magic 0x12345678");
   put<uint32_t>(Bytes, 0, 0x1EE55A01);
   EXPECT_CONTAINS(parseError(Bytes), "old-style fatbin");
+
+  // A failed parse leaves the output alone.
+  Container C;
+  C.TotalSize = 1234;
+  std::string Err;
+  EXPECT_FALSE(parseContainer(Bytes.data(), Bytes.size(), C, Err));
+  EXPECT_EQ(C.TotalSize, 1234u);
 }
 
 TEST(FatbinCorrupt, TruncatedContainerHeader) {
@@ -702,6 +703,51 @@ TEST(FatbinWrapper, BadMagicVersionAndContainer) {
   EXPECT_CONTAINS(Err, "implausibly large");
 }
 
+TEST(FatbinWrapper, PrelinkedContainersOfAnRdcProgram) {
+  // The shape an -rdc program registers: a version 2 wrapper around the
+  // linked SASS, whose last field lists the per-file containers.
+  std::string Linked = containerBytes({elfEntry()});
+  std::string FileA = containerBytes({elfEntry(), plainPtx(75)});
+  std::string FileB = containerBytes({elfEntry(), zstdPtx(SamplePtx)});
+  const void *List[] = {FileA.data(), FileB.data(), nullptr};
+  Wrapper W{WrapperMagic, 2, Linked.data(), List};
+  Container C;
+  std::string Err, Text;
+  ASSERT_TRUE(parseWrapper(&W, C, Err)) << Err;
+  std::vector<Container> Files;
+  ASSERT_TRUE(parsePrelinkedContainers(C, Files, Err)) << Err;
+  ASSERT_EQ(Files.size(), 2u);
+  EXPECT_EQ(Files[0].Address, reinterpret_cast<uintptr_t>(FileA.data()));
+  ASSERT_EQ(Files[1].Entries.size(), 2u);
+  ASSERT_TRUE(decompressPayload(Files[1].Entries[1], Text, Err)) << Err;
+  EXPECT_EQ(Text, SamplePtx);
+
+  // A version 1 wrapper has no list.
+  W.Version = 1;
+  ASSERT_TRUE(parseWrapper(&W, C, Err)) << Err;
+  ASSERT_TRUE(parsePrelinkedContainers(C, Files, Err)) << Err;
+  EXPECT_TRUE(Files.empty());
+}
+
+TEST(FatbinWrapper, PrelinkedListIntoUnmappedMemory) {
+  std::string Linked = containerBytes({elfEntry()});
+  std::string FileA = containerBytes({plainPtx()});
+  const void *List[] = {FileA.data(), unmappedPage(), nullptr};
+  Wrapper W{WrapperMagic, 2, Linked.data(), List};
+  Container C;
+  std::string Err;
+  ASSERT_TRUE(parseWrapper(&W, C, Err)) << Err;
+  std::vector<Container> Files;
+  EXPECT_FALSE(parsePrelinkedContainers(C, Files, Err));
+  EXPECT_CONTAINS(Err, ", item 1: container pointer 0x");
+  EXPECT_CONTAINS(Err, "is not readable memory");
+
+  W.Extra = unmappedPage();
+  ASSERT_TRUE(parseWrapper(&W, C, Err)) << Err;
+  EXPECT_FALSE(parsePrelinkedContainers(C, Files, Err));
+  EXPECT_CONTAINS(Err, "item 0: not readable memory");
+}
+
 TEST(FatbinWrapper, IsReadable) {
   int Local = 0;
   EXPECT_TRUE(isReadable(&Local, sizeof(Local)));
@@ -919,6 +965,8 @@ TEST_F(FatbinFile, NotElf) {
                   "not an ELF file or a fatbin (starts with 23 69 6e 63)");
   write("");
   EXPECT_CONTAINS(readError(), "not an ELF file");
+  write("!<arch>\n/               0           0     0     0       4  `\n");
+  EXPECT_CONTAINS(readError(), "a static library (ar archive)");
   std::string Elf32 = ElfBuilder().build({});
   Elf32[EI_CLASS] = ELFCLASS32;
   write(Elf32);

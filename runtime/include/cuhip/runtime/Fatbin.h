@@ -26,7 +26,7 @@ inline constexpr uint32_t ContainerMagic = 0xBA55ED50;
 /// Magic of the registration wrapper (`__fatBinC_Wrapper_t`).
 inline constexpr uint32_t WrapperMagic = 0x466243B1;
 /// Size of a registration wrapper: u32 magic, u32 version, u64 container
-/// pointer, u64 extra pointer (version 2: the array of prelinked fatbins).
+/// pointer, u64 extra pointer (version 2: see parsePrelinkedContainers).
 inline constexpr size_t WrapperSize = 24;
 
 /// Entry header flag bits that the reader interprets.
@@ -53,7 +53,8 @@ struct Entry {
   uint64_t StoredSize = 0;
   /// Size after decompression, from the header; 0 if unknown.
   uint64_t UncompressedSize = 0;
-  /// Identifier given to `fatbinary --ident`, else "".
+  /// Source name recorded by `fatbinary --ident` (nvcc records it for -G
+  /// builds), else "".
   std::string Name;
   /// ptxas options recorded for PTX entries (`--compile-only` under -rdc,
   /// `fatbinary --cmdline`), else "".
@@ -80,8 +81,10 @@ struct Container {
   // Where the container came from; filled by parseWrapper and
   // readProgramFatbins, left at the defaults by parseContainer.
   /// Version of the wrapper that points here: 1 for a translation unit's
-  /// code, 2 for the device-linked image (whose Extra points to the array of
-  /// prelinked fatbins); 0 when not reached through a wrapper.
+  /// code, 2 for the device-linked image (see parsePrelinkedContainers); 0
+  /// when not reached through a wrapper. In a file, nvcc 13 programs always
+  /// have a version 2 wrapper (with no or an empty image unless -rdc); only
+  /// -rdc programs register it.
   uint32_t WrapperVersion = 0;
   /// The wrapper's last field (version 2: the prelinked fatbin array), as an
   /// address of the process or of the file.
@@ -99,7 +102,8 @@ struct Container {
 /// Parse a container (magic 0xBA55ED50) at Data; Avail is the number of bytes
 /// known to be readable there (SIZE_MAX if unknown). Every size and offset is
 /// checked against the container and Avail; on bad input returns false with
-/// a message naming the entry, its offset and the problem.
+/// a message naming the entry, its offset and the problem, and leaves Out
+/// unchanged.
 bool parseContainer(const void *Data, size_t Avail, Container &Out,
                     std::string &Err);
 
@@ -108,6 +112,17 @@ bool parseContainer(const void *Data, size_t Avail, Container &Out,
 /// readable before it is touched, so a wrapper pointing to garbage or to
 /// unmapped memory gives an error, not a crash.
 bool parseWrapper(const void *Wrapper, Container &Out, std::string &Err);
+
+/// The per-translation-unit containers behind the device-linked image of an
+/// -rdc program. Such a program calls __cudaRegisterFatBinary once, with a
+/// version 2 wrapper whose container holds only the linked SASS; its last
+/// field points to a null-terminated array of pointers to the containers the
+/// device linker started from (each with ELF and PTX entries), filled in by
+/// the __cudaRegisterLinkedBinary_* functions before registration. Linked
+/// comes from parseWrapper; for a version 1 wrapper Out is empty. Every
+/// pointer is checked to be readable before it is followed.
+bool parsePrelinkedContainers(const Container &Linked,
+                              std::vector<Container> &Out, std::string &Err);
 
 /// The payload of E as plain bytes: PTX text without trailing NULs, or the
 /// ELF image. Corrupt compressed data gives an error naming the entry.

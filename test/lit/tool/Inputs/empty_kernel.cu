@@ -1,0 +1,5 @@
+__global__ void k() {}
+int main() {
+  k<<<1, 1>>>();
+  return 0;
+}

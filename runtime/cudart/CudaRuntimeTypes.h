@@ -2,8 +2,10 @@
 //
 // libcudart is built without the CUDA toolkit, so the types its exported
 // functions take are declared here with the exact layout of the CUDA 13
-// headers (cudaDeviceProp is the CUDA 13 structure). The ABI test compiles
-// this file next to the real headers and compares sizes and field offsets.
+// headers (cudaDeviceProp is the CUDA 13 structure; cudaDeviceProp12 is the
+// CUDA 12 one, which libcudart.so.12 needs). The ABI test compiles this file
+// next to the real headers and compares sizes and field offsets; the CUDA 12
+// structure, whose headers are not installed, against pinned numbers.
 // This header only declares types, so the test can wrap it in a namespace.
 //
 //===----------------------------------------------------------------------===//
@@ -127,6 +129,116 @@ struct cudaDeviceProp {
   unsigned int gpuPciSubsystemID;
   int hostNumaMultinodeIpcSupported;
   int reserved[56];
+};
+
+/// cudaDeviceProp as CUDA 12 lays it out: what programs built with CUDA 12
+/// headers pass to cudaGetDeviceProperties_v2 in libcudart.so.12.
+///
+/// Matches every CUDA 12 release, 12.0 through 12.9: the structure was frozen
+/// at 12.0 (1032 bytes on LP64) and later 12.x releases only renamed parts of
+/// the trailing reserved words (12.0: reserved[63]; 12.1-12.2: reserved2[2],
+/// reserved[61]; 12.3-12.6: reserved2[2], reserved1[1], reserved[60];
+/// 12.8-12.9: reserved[63] again), so no field moved. Established by reading
+/// the driver_types.h of CUDA 12.4 and preprocessed 12.3/12.6 headers field by
+/// field, and cross-checked against bindgen output for CUDA 12.0-12.9 that
+/// carries compiler-verified sizes and offsets; AbiTest.cpp pins the numbers.
+/// Through reservedSharedMemPerBlock (the first 728 bytes) this is also the
+/// whole CUDA 11 structure.
+struct cudaDeviceProp12 {
+  char name[256];
+  cudaUUID_t uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  unsigned long totalGlobalMem;
+  unsigned long sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  unsigned long memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  unsigned long totalConstMem;
+  int major;
+  int minor;
+  unsigned long textureAlignment;
+  unsigned long texturePitchAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture1DLinear;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  unsigned long surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  unsigned long sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
+  unsigned long sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  unsigned long reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int reserved[63];
 };
 
 #endif

@@ -73,64 +73,6 @@ CUHIP_EXPORT cudaError_t cudaDriverGetVersion(int *Version) {
   return rt::cudaSuccess;
 }
 
-static void fillDeviceProp(cudaDeviceProp &P, const rt::DeviceInfo &D,
-                           int Device) {
-  std::memset(&P, 0, sizeof(P));
-  std::strncpy(P.name, D.Name.c_str(), sizeof(P.name) - 1);
-  // A stable, recognisable UUID: "cuhip" then the device ordinal.
-  std::memcpy(P.uuid.bytes, "cuhip-cpu-device", 16);
-  P.uuid.bytes[15] = char('0' + Device);
-  P.totalGlobalMem = D.TotalGlobalMem;
-  P.sharedMemPerBlock = D.SharedMemPerBlock;
-  P.regsPerBlock = D.RegsPerBlock;
-  P.warpSize = D.WarpSize;
-  P.memPitch = 0x7fffffff;
-  P.maxThreadsPerBlock = D.MaxThreadsPerBlock;
-  std::copy(D.MaxThreadsDim, D.MaxThreadsDim + 3, P.maxThreadsDim);
-  std::copy(D.MaxGridSize, D.MaxGridSize + 3, P.maxGridSize);
-  P.totalConstMem = D.TotalConstMem;
-  P.major = D.Major;
-  P.minor = D.Minor;
-  P.textureAlignment = 512;
-  P.texturePitchAlignment = 32;
-  P.multiProcessorCount = D.MultiProcessorCount;
-  P.integrated = 1; // device memory is host memory
-  P.canMapHostMemory = 1;
-  P.surfaceAlignment = 512;
-  P.concurrentKernels = 0;
-  P.asyncEngineCount = 0;
-  P.unifiedAddressing = 1;
-  P.memoryBusWidth = 64;
-  P.l2CacheSize = D.L2CacheSize;
-  P.maxThreadsPerMultiProcessor = D.MaxThreadsPerMultiProcessor;
-  P.globalL1CacheSupported = 1;
-  P.localL1CacheSupported = 1;
-  P.sharedMemPerMultiprocessor = D.SharedMemPerMultiprocessor;
-  P.regsPerMultiprocessor = 65536;
-  P.managedMemory = 0;
-  P.hostNativeAtomicSupported = 1;
-  P.pageableMemoryAccess = 0;
-  P.concurrentManagedAccess = 0;
-  P.cooperativeLaunch = 0;
-  P.sharedMemPerBlockOptin = D.SharedMemPerBlockOptin;
-  P.maxBlocksPerMultiProcessor = D.MaxBlocksPerMultiProcessor;
-  P.hostRegisterSupported = 0;
-  P.deviceNumaId = -1;
-  P.hostNumaId = -1;
-}
-
-#if CUHIP_CUDART_MAJOR >= 13
-CUHIP_EXPORT cudaError_t cudaGetDeviceProperties(cudaDeviceProp *Prop,
-                                                 int Device) {
-  if (!Prop)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  if (Device < 0 || Device >= runtime().deviceCount())
-    return runtime().record(rt::cudaErrorInvalidDevice);
-  fillDeviceProp(*Prop, runtime().deviceInfo(Device), Device);
-  return rt::cudaSuccess;
-}
-#endif
-
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//

@@ -65,6 +65,90 @@ TEST(CudaAbi, DevicePropLayoutIsCuda13s) {
   FIELD_OFFSET_MATCHES(reserved)
 }
 
+// CUDA 12's cudaDeviceProp, whose headers are not installed here, against
+// numbers taken from the public CUDA 12 headers. Every offset below is the
+// one recorded by bindgen's compiler-checked layout assertions for CUDA
+// 12.8's driver_types.h (coreylowman/cudarc, src/runtime/sys/sys_12080.rs),
+// and each agrees with a count over the fields of CUDA 12.4's driver_types.h
+// on LP64 (8-byte size_t). CUDA 12.0-12.9 share this layout; they differ only
+// in how the 63 trailing reserved ints are split and named.
+namespace cuda12 {
+using Prop = cuhip_abi::cudaDeviceProp12;
+static_assert(sizeof(Prop) == 1032, "CUDA 12 cudaDeviceProp is 1032 bytes");
+static_assert(alignof(Prop) == 8, "CUDA 12 cudaDeviceProp is 8-aligned");
+static_assert(offsetof(Prop, totalGlobalMem) == 288, "totalGlobalMem");
+static_assert(offsetof(Prop, maxGridSize) == 336, "maxGridSize");
+static_assert(offsetof(Prop, clockRate) == 348, "clockRate");
+static_assert(offsetof(Prop, totalConstMem) == 352, "totalConstMem");
+static_assert(offsetof(Prop, texturePitchAlignment) == 376,
+              "texturePitchAlignment");
+static_assert(offsetof(Prop, deviceOverlap) == 384, "deviceOverlap");
+static_assert(offsetof(Prop, multiProcessorCount) == 388,
+              "multiProcessorCount");
+static_assert(offsetof(Prop, kernelExecTimeoutEnabled) == 392,
+              "kernelExecTimeoutEnabled");
+static_assert(offsetof(Prop, computeMode) == 404, "computeMode");
+static_assert(offsetof(Prop, maxTexture1DLinear) == 416, "maxTexture1DLinear");
+static_assert(offsetof(Prop, maxSurfaceCubemapLayered) == 560,
+              "maxSurfaceCubemapLayered");
+static_assert(offsetof(Prop, surfaceAlignment) == 568, "surfaceAlignment");
+static_assert(offsetof(Prop, memoryClockRate) == 608, "memoryClockRate");
+static_assert(offsetof(Prop, l2CacheSize) == 616, "l2CacheSize");
+static_assert(offsetof(Prop, sharedMemPerMultiprocessor) == 640,
+              "sharedMemPerMultiprocessor");
+static_assert(offsetof(Prop, singleToDoublePrecisionPerfRatio) == 668,
+              "singleToDoublePrecisionPerfRatio");
+static_assert(offsetof(Prop, cooperativeMultiDeviceLaunch) == 692,
+              "cooperativeMultiDeviceLaunch");
+static_assert(offsetof(Prop, sharedMemPerBlockOptin) == 696,
+              "sharedMemPerBlockOptin");
+static_assert(offsetof(Prop, reservedSharedMemPerBlock) == 720,
+              "reservedSharedMemPerBlock");
+// 728 is also sizeof(cudaDeviceProp) in CUDA 11.x, whose structure ends at
+// reservedSharedMemPerBlock (same bindgen source, sys_11080.rs field list).
+static_assert(offsetof(Prop, hostRegisterSupported) == 728,
+              "hostRegisterSupported");
+static_assert(offsetof(Prop, memoryPoolsSupported) == 744,
+              "memoryPoolsSupported");
+static_assert(offsetof(Prop, clusterLaunch) == 772, "clusterLaunch");
+static_assert(offsetof(Prop, unifiedFunctionPointers) == 776,
+              "unifiedFunctionPointers");
+static_assert(offsetof(Prop, reserved) == 780, "reserved");
+static_assert(sizeof(Prop::reserved) == 63 * sizeof(int), "reserved[63]");
+} // namespace cuda12
+
+// The leading fields CUDA 13 kept in place must sit where the real CUDA 13
+// header puts them in the CUDA 12 structure too; the first field CUDA 13
+// dropped (clockRate) is where they start to diverge, and from
+// multiProcessorCount on CUDA 12 has deviceOverlap in front of it.
+#define FIELD_OFFSET_SAME_IN_12(Field)                                         \
+  EXPECT_EQ(offsetof(::cudaDeviceProp, Field),                                 \
+            offsetof(cuhip_abi::cudaDeviceProp12, Field))                      \
+      << #Field;
+
+TEST(CudaAbi, DeviceProp12SharesCuda13sLeadingFields) {
+  FIELD_OFFSET_SAME_IN_12(name)
+  FIELD_OFFSET_SAME_IN_12(uuid)
+  FIELD_OFFSET_SAME_IN_12(luid)
+  FIELD_OFFSET_SAME_IN_12(luidDeviceNodeMask)
+  FIELD_OFFSET_SAME_IN_12(totalGlobalMem)
+  FIELD_OFFSET_SAME_IN_12(sharedMemPerBlock)
+  FIELD_OFFSET_SAME_IN_12(regsPerBlock)
+  FIELD_OFFSET_SAME_IN_12(warpSize)
+  FIELD_OFFSET_SAME_IN_12(memPitch)
+  FIELD_OFFSET_SAME_IN_12(maxThreadsPerBlock)
+  FIELD_OFFSET_SAME_IN_12(maxThreadsDim)
+  FIELD_OFFSET_SAME_IN_12(maxGridSize)
+  FIELD_OFFSET_SAME_IN_12(totalConstMem)
+  FIELD_OFFSET_SAME_IN_12(major)
+  FIELD_OFFSET_SAME_IN_12(minor)
+  FIELD_OFFSET_SAME_IN_12(textureAlignment)
+  FIELD_OFFSET_SAME_IN_12(texturePitchAlignment)
+  EXPECT_EQ(offsetof(::cudaDeviceProp, multiProcessorCount) + sizeof(int),
+            offsetof(cuhip_abi::cudaDeviceProp12, multiProcessorCount));
+  EXPECT_GT(sizeof(cuhip_abi::cudaDeviceProp12), sizeof(::cudaDeviceProp));
+}
+
 TEST(CudaAbi, SmallTypes) {
   EXPECT_EQ(sizeof(::dim3), sizeof(cuhip_abi::dim3));
   EXPECT_EQ(sizeof(::cudaError_t), sizeof(cuhip_abi::cudaError_t));

@@ -199,7 +199,8 @@ private:
   Value *readSpecial(StringRef Name, SourceLoc L);
   FloatMods floatMods(const Instruction &I);
   Value *flush(Value *V);
-  bool checkRounding(const Instruction &I, const FloatMods &M, bool IsIntOp);
+  Value *saturate(Value *V);
+  bool checkRounding(const Instruction &I, const FloatMods &M);
 
   Value *callIntrinsic(Intrinsic::ID ID, ArrayRef<Type *> Tys,
                        ArrayRef<Value *> Args) {
@@ -987,10 +988,17 @@ Value *FunctionLowering::flush(Value *V) {
   return B.CreateSelect(Tiny, Zero, V);
 }
 
+/// The .sat modifier of float results: clamp to [0, 1], NaN becomes 0.
+Value *FunctionLowering::saturate(Value *V) {
+  Type *Ty = V->getType();
+  Value *Lo = callIntrinsic(Intrinsic::maxnum, {Ty}, {V, ConstantFP::get(Ty, 0.0)});
+  return callIntrinsic(Intrinsic::minnum, {Ty}, {Lo, ConstantFP::get(Ty, 1.0)});
+}
+
 /// Only round-to-nearest is implemented for now; directed rounding modes are
 /// reported rather than silently computed with the wrong rounding.
-bool FunctionLowering::checkRounding(const Instruction &I, const FloatMods &M,
-                                     bool IsIntOp) {
+bool FunctionLowering::checkRounding(const Instruction &I,
+                                     const FloatMods &M) {
   if (M.Rounding.empty() || M.Rounding == "rn")
     return true;
   unsupported(I, "rounding mode ." + M.Rounding + " is not implemented yet");
@@ -1274,7 +1282,7 @@ void FunctionLowering::lowerFloatArith(const Instruction &I) {
   bool Unary = Op == "abs" || Op == "neg" || Op == "sqrt" || Op == "rcp" ||
                Op == "rsqrt" || Op == "ex2" || Op == "lg2" || Op == "sin" ||
                Op == "cos" || Op == "tanh";
-  if (!checkRounding(I, M, false))
+  if (!checkRounding(I, M))
     return;
   if (I.hasModifier("NaN") || I.hasModifier("xorsign") ||
       I.hasModifier("oob")) {
@@ -1345,12 +1353,8 @@ void FunctionLowering::lowerFloatArith(const Instruction &I) {
   }
   if (M.Ftz)
     R = flush(R);
-  if (M.Sat) {
-    // Clamp to [0, 1]; NaN becomes 0.
-    Value *Lo = callIntrinsic(Intrinsic::maxnum, {Ty},
-                              {R, ConstantFP::get(Ty, 0.0)});
-    R = callIntrinsic(Intrinsic::minnum, {Ty}, {Lo, ConstantFP::get(Ty, 1.0)});
-  }
+  if (M.Sat)
+    R = saturate(R);
   write(I.Operands[0], R, false);
 }
 
@@ -1552,11 +1556,8 @@ void FunctionLowering::lowerCvt(const Instruction &I) {
   }
   if (DF && M.Ftz)
     R = flush(R);
-  if (DF && M.Sat) {
-    Value *Lo = callIntrinsic(Intrinsic::maxnum, {DTy},
-                              {R, ConstantFP::get(DTy, 0.0)});
-    R = callIntrinsic(Intrinsic::minnum, {DTy}, {Lo, ConstantFP::get(DTy, 1.0)});
-  }
+  if (DF && M.Sat)
+    R = saturate(R);
   write(I.Operands[0], R, isSignedInt(DT));
 }
 

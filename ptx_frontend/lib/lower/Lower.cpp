@@ -1,0 +1,809 @@
+//===- Lower.cpp - PTX AST to target-neutral LLVM IR ------------------------===//
+//
+// Walks each function of the AST once, in source order, emitting LLVM IR with
+// an IRBuilder. PTX registers become allocas (promoted later), labels become
+// basic blocks, guarded instructions become a conditional branch around the
+// instruction. Every instruction form that is not understood is reported by
+// its full name and location instead of being guessed at; see Lower.h for
+// the shape of the produced IR.
+//
+//===----------------------------------------------------------------------===//
+#include "cuhip/ptx/Lower.h"
+#include "LowerImpl.h"
+
+namespace cuhip::ptx {
+
+bool isSupportedPtxVersion(unsigned Major, unsigned Minor) {
+  // ISA 1.x through 9.x; newer major versions may change the syntax.
+  return Major >= 1 && Major <= 9;
+}
+
+namespace lower {
+
+//===----------------------------------------------------------------------===//
+// Module level
+//===----------------------------------------------------------------------===//
+
+Constant *initConstant(ModuleLowering &ML, const VarDecl &D, Type *ElemTy,
+                       uint64_t Count, bool &Ok) {
+  LLVMContext &C = ML.Ctx;
+  auto elem = [&](const InitValue &V) -> Constant * {
+    if (V.K == InitValue::Symbol) {
+      auto It = ML.Globals.find(V.SymbolName);
+      Constant *Addr = nullptr;
+      if (It != ML.Globals.end() && It->second.GV)
+        Addr = It->second.GV;
+      else if (llvm::Function *F = ML.IR->getFunction(V.SymbolName))
+        Addr = F;
+      if (!Addr || !ElemTy->isIntegerTy()) {
+        ML.Diags.error(D.Loc, "initializer of '" + D.Name +
+                                  "' refers to unknown symbol '" +
+                                  V.SymbolName + "'");
+        Ok = false;
+        return Constant::getNullValue(ElemTy);
+      }
+      Constant *I = ConstantExpr::getPtrToInt(Addr, ElemTy);
+      if (V.Offset)
+        I = ConstantExpr::getAdd(I, ConstantInt::get(ElemTy, V.Offset));
+      return I;
+    }
+    if (ElemTy->isFloatingPointTy()) {
+      if (V.K == InitValue::Float && !V.FloatIsDouble &&
+          ElemTy->isFloatTy())
+        return ConstantFP::get(C, APFloat(APFloat::IEEEsingle(),
+                                          APInt(32, V.Bits)));
+      if (V.K == InitValue::Float && V.FloatIsDouble && ElemTy->isDoubleTy())
+        return ConstantFP::get(C, APFloat(APFloat::IEEEdouble(),
+                                          APInt(64, V.Bits)));
+      double X = V.K == InitValue::Float ? V.FloatValue : double(int64_t(V.Bits));
+      return ConstantFP::get(ElemTy, X);
+    }
+    unsigned W = ElemTy->getIntegerBitWidth();
+    if (V.K == InitValue::Float)
+      return ConstantInt::get(ElemTy, V.Bits);
+    return ConstantInt::get(C, APInt(W, V.Bits, false, true));
+  };
+  if (D.Dims.empty())
+    return D.Init.empty() ? Constant::getNullValue(ElemTy) : elem(D.Init[0]);
+  std::vector<Constant *> Elems;
+  Elems.reserve(Count);
+  for (uint64_t I = 0; I < Count; ++I)
+    Elems.push_back(I < D.Init.size() ? elem(D.Init[I])
+                                      : Constant::getNullValue(ElemTy));
+  if (D.Init.size() > Count) {
+    ML.Diags.error(D.Loc, "initializer of '" + D.Name + "' has " +
+                              std::to_string(D.Init.size()) +
+                              " elements but the variable holds " +
+                              std::to_string(Count));
+    Ok = false;
+  }
+  return ConstantArray::get(ArrayType::get(ElemTy, Count), Elems);
+}
+
+GlobalVariable *ModuleLowering::declareVariable(const VarDecl &D,
+                                                StringRef Prefix) {
+  Type *ElemTy = llvmType(Ctx, D.Type);
+  if (!ElemTy || D.Type == ScalarType::Pred) {
+    Diags.error(D.Loc, "variable '" + D.Name + "' has no valid type");
+    return nullptr;
+  }
+  if (D.VectorWidth)
+    ElemTy = FixedVectorType::get(ElemTy, D.VectorWidth);
+  uint64_t Count = 1;
+  bool Unsized = false;
+  for (uint64_t Dim : D.Dims) {
+    if (Dim == 0)
+      Unsized = true;
+    Count *= Dim ? Dim : 1;
+  }
+  if (Unsized)
+    Count = 0;
+  Type *Ty = D.Dims.empty() ? ElemTy : ArrayType::get(ElemTy, Count);
+  unsigned AS = spaceToAddrSpace(D.Space);
+  bool Ok = true;
+  Constant *Init = nullptr;
+  bool External = D.Link == Linkage::Extern;
+  if (!External || D.Space == StateSpace::Shared)
+    Init = D.HasInit ? initConstant(*this, D, ElemTy, Count, Ok)
+                     : (D.Space == StateSpace::Shared ? UndefValue::get(Ty)
+                                                      : Constant::getNullValue(Ty));
+  if (!Ok)
+    return nullptr;
+  GlobalValue::LinkageTypes L = GlobalValue::InternalLinkage;
+  if (D.Space != StateSpace::Shared && D.Space != StateSpace::Local) {
+    if (D.Link == Linkage::Visible)
+      L = GlobalValue::ExternalLinkage;
+    else if (D.Link == Linkage::Weak)
+      L = GlobalValue::WeakAnyLinkage;
+    else if (D.Link == Linkage::Common)
+      L = GlobalValue::CommonLinkage;
+    else if (External)
+      L = GlobalValue::ExternalLinkage;
+  }
+  std::string Name = (Prefix + D.Name).str();
+  auto *GV = new GlobalVariable(*IR, Ty, D.Space == StateSpace::Const, L,
+                                External && D.Space != StateSpace::Shared
+                                    ? nullptr
+                                    : Init,
+                                Name, nullptr, GlobalValue::NotThreadLocal, AS);
+  GV->setAlignment(Align(D.Align ? D.Align : std::max<unsigned>(
+                                                1, byteSize(D.Type))));
+  if (D.Space == StateSpace::Shared && (Unsized || External))
+    GV->setMetadata("cuhip.dynamic_shared", MDNode::get(Ctx, {}));
+  return GV;
+}
+
+std::optional<LoweredModule> ModuleLowering::run() {
+  IR = std::make_unique<llvm::Module>(PM.FileName.empty() ? "ptx" : PM.FileName,
+                                      Ctx);
+  if (!isSupportedPtxVersion(PM.VersionMajor, PM.VersionMinor))
+    Diags.error({}, "PTX ISA version " + std::to_string(PM.VersionMajor) +
+                        "." + std::to_string(PM.VersionMinor) +
+                        " is not supported");
+  if (PM.AddressSize != 64)
+    Diags.error({}, ".address_size " + std::to_string(PM.AddressSize) +
+                        " is not supported yet (only 64)");
+
+  // Declare functions first so initializers (vtables) can take addresses.
+  for (const auto &F : PM.Functions) {
+    if (IR->getFunction(F.Name))
+      continue;
+    FunctionType *FT = FunctionType::get(
+        Type::getVoidTy(Ctx), {PointerType::get(Ctx, 0)}, false);
+    auto *Fn = llvm::Function::Create(FT, llvm::Function::ExternalLinkage,
+                                      F.Name, *IR);
+    if (F.IsEntry)
+      Fn->addFnAttr("cuhip-kernel");
+  }
+  for (const auto &D : PM.Globals) {
+    GlobalVariable *GV = declareVariable(D, "");
+    if (!GV)
+      continue;
+    Symbol S;
+    S.K = Symbol::Var;
+    S.GV = GV;
+    S.Type = D.Type;
+    S.Space = D.Space;
+    Globals[D.Name] = S;
+  }
+  for (const auto &F : PM.Functions) {
+    if (!F.IsEntry) {
+      if (F.Body)
+        Diags.error(F.Loc, "device function '" + F.Name +
+                               "': .func definitions are not supported yet");
+      continue;
+    }
+    if (!F.Body) {
+      Diags.error(F.Loc, "kernel '" + F.Name + "' has no body");
+      continue;
+    }
+    FunctionLowering(*this, F).run();
+  }
+  // Drop declarations of .func that nothing references.
+  for (auto It = IR->begin(); It != IR->end();) {
+    llvm::Function &Fn = *It++;
+    if (Fn.isDeclaration() && Fn.use_empty() && !Fn.isIntrinsic())
+      Fn.eraseFromParent();
+  }
+  if (Diags.hasErrors())
+    return std::nullopt;
+  std::string VerifyMsg;
+  raw_string_ostream OS(VerifyMsg);
+  if (verifyModule(*IR, &OS)) {
+    Diags.error({}, "internal error: lowering produced invalid IR: " +
+                        OS.str());
+    return std::nullopt;
+  }
+  LoweredModule LM;
+  LM.IR = std::move(IR);
+  LM.Kernels = std::move(Kernels);
+  return LM;
+}
+
+//===----------------------------------------------------------------------===//
+// Function level
+//===----------------------------------------------------------------------===//
+
+void FunctionLowering::run() {
+  Fn = ML.IR->getFunction(PF.Name);
+  ParamBuf = Fn->getArg(0);
+  ParamBuf->setName("params");
+  Fn->addParamAttr(0, Attribute::NoAlias);
+  Info.Name = PF.Name;
+  for (int D = 0; D < 3; ++D) {
+    Info.ReqNTid[D] = PF.ReqNTid[D];
+    Info.MaxNTid[D] = PF.MaxNTid[D];
+  }
+
+  AllocaBlock = BasicBlock::Create(Ctx, "entry", Fn);
+  B.SetInsertPoint(AllocaBlock);
+  Scopes.emplace_back();
+
+  // Parameters: packed in declaration order, each at its alignment.
+  uint32_t Offset = 0;
+  for (const auto &P : PF.Params) {
+    if (P.Space != StateSpace::Param) {
+      error(P.Loc, "kernel parameter '" + P.Name + "' must be in .param space");
+      continue;
+    }
+    unsigned ElemBytes = byteSize(P.Type) * std::max(1u, P.VectorWidth);
+    uint64_t Size = uint64_t(ElemBytes) * std::max<uint64_t>(1, P.ArrayCount);
+    unsigned Al = P.Align ? P.Align : ElemBytes;
+    if (Al == 0 || (Al & (Al - 1))) {
+      error(P.Loc, "parameter '" + P.Name + "' has invalid alignment");
+      Al = 1;
+    }
+    Offset = (Offset + Al - 1) & ~(Al - 1);
+    if (Offset + Size > 32764 + 4) {
+      error(P.Loc, "kernel parameters exceed 32764 bytes at '" + P.Name + "'");
+      break;
+    }
+    Info.Params.push_back({P.Name, Offset, uint32_t(Size), Al});
+    Symbol S;
+    S.K = Symbol::Param;
+    S.Type = P.Type;
+    S.ParamOffset = Offset;
+    Scopes.back().Names[P.Name] = S;
+    Offset += Size;
+  }
+  Info.ParamBufferSize = (Offset + 7) & ~7u;
+
+  BasicBlock *Body = BasicBlock::Create(Ctx, "body", Fn);
+  B.CreateBr(Body);
+  B.SetInsertPoint(Body);
+  collectLabels(*PF.Body);
+  lowerBlock(*PF.Body);
+  if (!B.GetInsertBlock()->getTerminator())
+    B.CreateRetVoid();
+  // Blocks that nothing branches to (after ret/bra) may be empty.
+  for (BasicBlock &BB : *Fn)
+    if (!BB.getTerminator()) {
+      IRBuilder<> TB(&BB);
+      TB.CreateUnreachable();
+    }
+
+  for (GlobalVariable &GV : ML.IR->globals())
+    if (GV.getAddressSpace() == addrspace::Shared) {
+      if (GV.hasMetadata("cuhip.dynamic_shared"))
+        Info.UsesDynamicShared = true;
+    }
+  ML.Kernels.push_back(std::move(Info));
+}
+
+Symbol *FunctionLowering::lookup(StringRef Name) {
+  for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
+    auto F = It->Names.find(Name);
+    if (F != It->Names.end())
+      return &F->second;
+    // %r17 against a `%r<N>` range of this scope.
+    size_t Digits = Name.size();
+    while (Digits > 0 && isdigit(static_cast<unsigned char>(Name[Digits - 1])))
+      --Digits;
+    if (Digits == Name.size() || Digits == 0)
+      continue;
+    auto R = It->Ranges.find(Name.substr(0, Digits));
+    if (R == It->Ranges.end())
+      continue;
+    StringRef IdxStr = Name.substr(Digits);
+    unsigned Idx;
+    if ((IdxStr.size() > 1 && IdxStr[0] == '0') || IdxStr.getAsInteger(10, Idx) ||
+        Idx >= R->second.Count)
+      continue;
+    Symbol S;
+    S.K = Symbol::Reg;
+    S.Type = R->second.Type;
+    S.Slot = createSlot(llvmType(Ctx, S.Type), Name);
+    return &(It->Names[Name] = S);
+  }
+  auto G = ML.Globals.find(Name);
+  if (G != ML.Globals.end())
+    return &G->second;
+  return nullptr;
+}
+
+void FunctionLowering::declare(const VarDecl &D) {
+  Scope &S = Scopes.back();
+  switch (D.Space) {
+  case StateSpace::Reg: {
+    Type *Ty = llvmType(Ctx, D.Type);
+    if (!Ty) {
+      error(D.Loc, "register '" + D.Name + "' has no valid type");
+      return;
+    }
+    if (D.VectorWidth || !D.Dims.empty()) {
+      error(D.Loc, "vector and array registers are not supported yet ('" +
+                       D.Name + "')");
+      return;
+    }
+    if (D.RangeCount) {
+      S.Ranges[D.Name] = {D.Type, D.RangeCount};
+      return;
+    }
+    Symbol Sym;
+    Sym.K = Symbol::Reg;
+    Sym.Type = D.Type;
+    Sym.Slot = createSlot(Ty, D.Name);
+    S.Names[D.Name] = Sym;
+    return;
+  }
+  case StateSpace::Shared:
+  case StateSpace::Global:
+  case StateSpace::Const: {
+    // Function-scope variables get the function's name as a prefix so that
+    // they stay distinct from other kernels' ones.
+    GlobalVariable *GV = ML.declareVariable(D, PF.Name + ".");
+    if (!GV) {
+      Failed = true;
+      return;
+    }
+    Symbol Sym;
+    Sym.K = Symbol::Var;
+    Sym.GV = GV;
+    Sym.Type = D.Type;
+    Sym.Space = D.Space;
+    S.Names[D.Name] = Sym;
+    return;
+  }
+  case StateSpace::Local: {
+    Type *ElemTy = llvmType(Ctx, D.Type);
+    uint64_t Count = 1;
+    for (uint64_t Dim : D.Dims)
+      Count *= Dim;
+    if (!ElemTy || Count == 0) {
+      error(D.Loc, "local variable '" + D.Name + "' has no valid type or size");
+      return;
+    }
+    if (D.VectorWidth)
+      ElemTy = FixedVectorType::get(ElemTy, D.VectorWidth);
+    Type *Ty = D.Dims.empty() ? ElemTy : ArrayType::get(ElemTy, Count);
+    AllocaInst *A = createSlot(Ty, D.Name);
+    A->setAlignment(Align(D.Align ? D.Align : std::max(1u, byteSize(D.Type))));
+    Symbol Sym;
+    Sym.K = Symbol::Var;
+    Sym.LocalVar = A;
+    Sym.Type = D.Type;
+    Sym.Space = StateSpace::Local;
+    S.Names[D.Name] = Sym;
+    return;
+  }
+  default:
+    error(D.Loc, "declarations in ." + std::string(stateSpaceName(D.Space)) +
+                     " space are not supported inside a function yet ('" +
+                     D.Name + "')");
+  }
+}
+
+void FunctionLowering::collectLabels(const Block &Blk) {
+  for (const auto &S : Blk.Body) {
+    if (S.K == Statement::Lbl) {
+      if (Labels.count(S.L.Name))
+        error(S.L.Loc, "label '" + S.L.Name + "' defined twice");
+      labelBlock(S.L.Name);
+    } else if (S.K == Statement::Scope && S.B) {
+      collectLabels(*S.B);
+    }
+  }
+}
+
+void FunctionLowering::lowerBlock(const Block &Blk) {
+  for (const auto &S : Blk.Body) {
+    switch (S.K) {
+    case Statement::Decl:
+      declare(S.D);
+      break;
+    case Statement::Lbl: {
+      BasicBlock *BB = labelBlock(S.L.Name);
+      if (!B.GetInsertBlock()->getTerminator())
+        B.CreateBr(BB);
+      B.SetInsertPoint(BB);
+      break;
+    }
+    case Statement::Scope:
+      Scopes.emplace_back();
+      if (S.B)
+        lowerBlock(*S.B);
+      Scopes.pop_back();
+      break;
+    case Statement::Instr:
+      if (B.GetInsertBlock()->getTerminator())
+        startDeadBlock();
+      if (!lowerGuarded(S.I))
+        lowerInstruction(S.I);
+      break;
+    }
+  }
+}
+
+/// Guarded instructions: `@%p bra L` is a conditional branch; anything else
+/// runs in a block of its own that the guard skips.
+bool FunctionLowering::lowerGuarded(const Instruction &I) {
+  if (I.Guard.empty())
+    return false;
+  Symbol *P = lookup(I.Guard);
+  if (!P || P->K != Symbol::Reg || P->Type != ScalarType::Pred) {
+    error(I.Loc, "guard '" + I.Guard + "' is not a predicate register");
+    return true;
+  }
+  Value *Cond = B.CreateLoad(B.getInt1Ty(), P->Slot);
+  if (I.GuardNegated)
+    Cond = B.CreateNot(Cond);
+  BasicBlock *Cont = BasicBlock::Create(Ctx, "cont", Fn);
+  if (I.Opcode == "bra") {
+    BasicBlock *Target = branchTarget(I);
+    if (!Target)
+      return true;
+    B.CreateCondBr(Cond, Target, Cont);
+    B.SetInsertPoint(Cont);
+    return true;
+  }
+  BasicBlock *Then = BasicBlock::Create(Ctx, "guarded", Fn);
+  B.CreateCondBr(Cond, Then, Cont);
+  B.SetInsertPoint(Then);
+  lowerInstruction(I);
+  if (!B.GetInsertBlock()->getTerminator())
+    B.CreateBr(Cont);
+  B.SetInsertPoint(Cont);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Operands
+//===----------------------------------------------------------------------===//
+
+/// The Nth type modifier of I (instructions like cvt carry two).
+ScalarType FunctionLowering::instrType(const Instruction &I, unsigned Nth) {
+  for (const auto &M : I.Modifiers) {
+    ScalarType T = parseScalarType(M);
+    if (T != ScalarType::None && Nth-- == 0)
+      return T;
+  }
+  return ScalarType::None;
+}
+
+Value *FunctionLowering::coerce(Value *V, Type *To, bool Signed) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return Signed ? B.CreateSExtOrTrunc(V, To) : B.CreateZExtOrTrunc(V, To);
+  unsigned FB = From->getPrimitiveSizeInBits(), TB = To->getPrimitiveSizeInBits();
+  if (FB == TB)
+    return B.CreateBitCast(V, To);
+  if (From->isFloatingPointTy())
+    return coerce(B.CreateBitCast(V, B.getIntNTy(FB)), To, Signed);
+  // Integer to a float of another size: resize the bits first.
+  return B.CreateBitCast(coerce(V, B.getIntNTy(TB), Signed), To);
+}
+
+Value *FunctionLowering::symbolAddress(const Operand &O, StringRef Name,
+                                       SourceLoc L) {
+  Symbol *S = lookup(Name);
+  if (!S) {
+    if (llvm::Function *F = ML.IR->getFunction(Name))
+      return B.CreatePtrToInt(F, B.getInt64Ty());
+    error(L, "use of undeclared identifier '" + Name + "'");
+    return nullptr;
+  }
+  switch (S->K) {
+  case Symbol::Var:
+    if (S->LocalVar)
+      return B.CreatePtrToInt(
+          B.CreateAddrSpaceCast(S->LocalVar,
+                                PointerType::get(Ctx, addrspace::Local)),
+          B.getInt64Ty());
+    // Addresses of variables are their address in their own state space's
+    // window: 32-bit for shared, like nvcc's `mov.u32 %r, smem`.
+    return B.CreatePtrToInt(S->GV, S->Space == StateSpace::Shared
+                                       ? B.getInt32Ty()
+                                       : B.getInt64Ty());
+  case Symbol::Param:
+    return B.CreatePtrToInt(B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ParamBuf,
+                                                         S->ParamOffset),
+                            B.getInt64Ty());
+  case Symbol::Reg:
+    break;
+  case Symbol::Func:
+    break;
+  }
+  error(L, "'" + Name + "' is a register, not an addressable symbol");
+  return nullptr;
+}
+
+Value *FunctionLowering::readSpecial(StringRef Name, SourceLoc L) {
+  static const struct {
+    const char *Name;
+    Intrinsic::ID ID;
+  } Table[] = {
+      {"%tid.x", Intrinsic::nvvm_read_ptx_sreg_tid_x},
+      {"%tid.y", Intrinsic::nvvm_read_ptx_sreg_tid_y},
+      {"%tid.z", Intrinsic::nvvm_read_ptx_sreg_tid_z},
+      {"%ntid.x", Intrinsic::nvvm_read_ptx_sreg_ntid_x},
+      {"%ntid.y", Intrinsic::nvvm_read_ptx_sreg_ntid_y},
+      {"%ntid.z", Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+      {"%ctaid.x", Intrinsic::nvvm_read_ptx_sreg_ctaid_x},
+      {"%ctaid.y", Intrinsic::nvvm_read_ptx_sreg_ctaid_y},
+      {"%ctaid.z", Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+      {"%nctaid.x", Intrinsic::nvvm_read_ptx_sreg_nctaid_x},
+      {"%nctaid.y", Intrinsic::nvvm_read_ptx_sreg_nctaid_y},
+      {"%nctaid.z", Intrinsic::nvvm_read_ptx_sreg_nctaid_z},
+      {"%laneid", Intrinsic::nvvm_read_ptx_sreg_laneid},
+      {"%warpid", Intrinsic::nvvm_read_ptx_sreg_warpid},
+      {"%nwarpid", Intrinsic::nvvm_read_ptx_sreg_nwarpid},
+      {"%dynamic_smem_size", Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size},
+  };
+  for (const auto &E : Table)
+    if (Name == E.Name)
+      return B.CreateIntrinsic(E.ID, ArrayRef<Type *>{}, ArrayRef<Value *>{});
+  if (Name == "WARP_SZ")
+    return B.getInt32(32);
+  return nullptr;
+}
+
+Value *FunctionLowering::readOperand(const Operand &O, Type *Want,
+                                     bool Signed) {
+  switch (O.K) {
+  case Operand::Register: {
+    if (Value *SV = readSpecial(O.Name, O.Loc))
+      return coerce(SV, Want, false);
+    Symbol *S = lookup(O.Name);
+    if (!S) {
+      // A function or variable name used as a value is its address.
+      if (Value *A = symbolAddress(O, O.Name, O.Loc))
+        return coerce(A, Want, false);
+      return nullptr;
+    }
+    if (S->K != Symbol::Reg) {
+      Value *A = symbolAddress(O, O.Name, O.Loc);
+      return A ? coerce(A, Want, false) : nullptr;
+    }
+    Value *V = B.CreateLoad(S->Slot->getAllocatedType(), S->Slot);
+    if (O.Negated) {
+      if (!V->getType()->isIntegerTy(1)) {
+        error(O.Loc, "'!' applies to predicates only");
+        return nullptr;
+      }
+      V = B.CreateNot(V);
+    }
+    // A source register narrower than the instruction type extends with the
+    // register's own signedness; a wider one truncates.
+    return coerce(V, Want, Signed || isSignedInt(S->Type));
+  }
+  case Operand::IntImm:
+    if (Want->isFloatingPointTy()) {
+      unsigned W = Want->getPrimitiveSizeInBits();
+      return B.CreateBitCast(B.getIntN(W, O.IntValue), Want);
+    }
+    if (Want->isIntegerTy(1))
+      return B.getInt1(O.IntValue != 0);
+    return ConstantInt::get(Want, O.IntValue);
+  case Operand::FloatImm: {
+    if (Want->isFloatingPointTy()) {
+      if (O.FloatHasBits) {
+        APFloat F = O.FloatIsDouble
+                        ? APFloat(APFloat::IEEEdouble(), APInt(64, O.FloatBits))
+                        : APFloat(APFloat::IEEEsingle(), APInt(32, O.FloatBits));
+        bool Lost;
+        F.convert(Want->getFltSemantics(), APFloat::rmNearestTiesToEven, &Lost);
+        return ConstantFP::get(Ctx, F);
+      }
+      return ConstantFP::get(Want, O.FloatValue);
+    }
+    if (Want->isIntegerTy()) {
+      uint64_t Bits = O.FloatBits;
+      if (!O.FloatHasBits) {
+        double D = O.FloatValue;
+        if (Want->isIntegerTy(32)) {
+          float F = float(D);
+          uint32_t U;
+          memcpy(&U, &F, 4);
+          Bits = U;
+        } else {
+          memcpy(&Bits, &D, 8);
+        }
+      }
+      return ConstantInt::get(Want, Bits);
+    }
+    break;
+  }
+  case Operand::Symbol: {
+    Value *A = symbolAddress(O, O.Name, O.Loc);
+    if (A && O.Offset)
+      A = B.CreateAdd(A, ConstantInt::get(A->getType(), O.Offset));
+    return A ? coerce(A, Want, false) : nullptr;
+  }
+  case Operand::Vector: {
+    // {a, b} as a source of a wider scalar: pack, lowest element first.
+    if (!Want->isIntegerTy() && !Want->isFloatingPointTy())
+      break;
+    unsigned Total = Want->getPrimitiveSizeInBits();
+    unsigned N = O.Elements.size();
+    if (N == 0 || Total % N) {
+      error(O.Loc, "vector operand does not divide the instruction type");
+      return nullptr;
+    }
+    unsigned EB = Total / N;
+    Value *Acc = B.getIntN(Total, 0);
+    for (unsigned I = 0; I < N; ++I) {
+      Value *E = readOperand(O.Elements[I], B.getIntNTy(EB), false);
+      if (!E)
+        return nullptr;
+      Acc = B.CreateOr(Acc, B.CreateShl(B.CreateZExt(E, B.getIntNTy(Total)),
+                                        I * EB));
+    }
+    return coerce(Acc, Want, false);
+  }
+  case Operand::Address:
+  case Operand::Sink:
+    break;
+  }
+  error(O.Loc, "this operand cannot be used as a value here");
+  return nullptr;
+}
+
+Value *FunctionLowering::read(const Instruction &I, unsigned Idx, Type *Want,
+                              bool Signed) {
+  if (Idx >= I.Operands.size()) {
+    error(I.Loc, "'" + I.fullName() + "' is missing operand " +
+                     std::to_string(Idx + 1));
+    return nullptr;
+  }
+  return readOperand(I.Operands[Idx], Want, Signed);
+}
+
+void FunctionLowering::write(const Operand &O, Value *V, bool Signed) {
+  if (!V)
+    return;
+  if (O.K == Operand::Sink)
+    return;
+  if (O.K == Operand::Vector) {
+    // Unpack a scalar into {a, b, ...}, lowest element first.
+    unsigned Total = V->getType()->getPrimitiveSizeInBits();
+    unsigned N = O.Elements.size();
+    if (N == 0 || Total % N) {
+      error(O.Loc, "vector destination does not divide the instruction type");
+      return;
+    }
+    Value *Bits = coerce(V, B.getIntNTy(Total), false);
+    for (unsigned I = 0; I < N; ++I)
+      write(O.Elements[I],
+            B.CreateTrunc(B.CreateLShr(Bits, I * (Total / N)),
+                          B.getIntNTy(Total / N)),
+            false);
+    return;
+  }
+  if (O.K != Operand::Register) {
+    error(O.Loc, "destination must be a register");
+    return;
+  }
+  Symbol *S = lookup(O.Name);
+  if (!S || S->K != Symbol::Reg) {
+    error(O.Loc, S ? "'" + O.Name + "' is not a register"
+                   : "use of undeclared register '" + O.Name + "'");
+    return;
+  }
+  B.CreateStore(coerce(V, S->Slot->getAllocatedType(), Signed), S->Slot);
+}
+
+StateSpace FunctionLowering::spaceOf(const Instruction &I) {
+  for (const auto &M : I.Modifiers) {
+    StateSpace S = parseStateSpace(M);
+    if (S != StateSpace::None)
+      return S;
+  }
+  return StateSpace::Generic;
+}
+
+/// The pointer an address operand designates in Space, as an LLVM pointer of
+/// that address space.
+Value *FunctionLowering::addressOf(const Operand &O, StateSpace Space,
+                                   Type *&PtrTy) {
+  unsigned AS = spaceToAddrSpace(Space);
+  PtrTy = PointerType::get(Ctx, AS);
+  if (O.K != Operand::Address && O.K != Operand::Symbol &&
+      O.K != Operand::Register) {
+    error(O.Loc, "expected an address operand");
+    return nullptr;
+  }
+  StringRef Base = O.Name;
+  int64_t Off = O.K == Operand::Address ? O.Offset : 0;
+  if (Space == StateSpace::Param && !Base.empty()) {
+    Symbol *S = lookup(Base);
+    if (S && S->K == Symbol::Param) {
+      PtrTy = PointerType::get(Ctx, 0);
+      return B.CreateInBoundsGEP(B.getInt8Ty(), ParamBuf,
+                                 B.getInt64(int64_t(S->ParamOffset) + Off));
+    }
+  }
+  Value *Addr;
+  if (Base.empty()) {
+    Addr = B.getInt64(Off);
+  } else {
+    Symbol *S = lookup(Base);
+    if (S && S->K == Symbol::Var && S->LocalVar && Space == StateSpace::Local) {
+      return B.CreateAddrSpaceCast(
+          B.CreateInBoundsGEP(B.getInt8Ty(), S->LocalVar, B.getInt64(Off)),
+          PtrTy);
+    }
+    Type *IntTy = Space == StateSpace::Shared ? B.getInt32Ty() : B.getInt64Ty();
+    if (S && S->K == Symbol::Reg && S->Type != ScalarType::Pred) {
+      Value *R = B.CreateLoad(S->Slot->getAllocatedType(), S->Slot);
+      IntTy = R->getType()->getIntegerBitWidth() == 64 ? B.getInt64Ty()
+                                                       : B.getInt32Ty();
+      Addr = coerce(R, IntTy, false);
+    } else {
+      Addr = symbolAddress(O, Base, O.Loc);
+      if (!Addr)
+        return nullptr;
+      if (S && S->K == Symbol::Var && S->Space != Space &&
+          Space != StateSpace::Generic) {
+        error(O.Loc, "'" + Base.str() + "' is in ." +
+                         std::string(stateSpaceName(S->Space)) +
+                         " space, not ." + std::string(stateSpaceName(Space)));
+        return nullptr;
+      }
+      if (S && S->K == Symbol::Var && Space == StateSpace::Generic &&
+          S->Space == StateSpace::Shared) {
+        // A shared variable used as a generic address: the generic form.
+        Value *P = B.CreateAddrSpaceCast(S->GV, PtrTy);
+        return Off ? B.CreateInBoundsGEP(B.getInt8Ty(), P, B.getInt64(Off)) : P;
+      }
+      IntTy = Addr->getType();
+    }
+    if (Off)
+      Addr = B.CreateAdd(Addr, ConstantInt::get(IntTy, Off));
+  }
+  return B.CreateIntToPtr(Addr, PtrTy);
+}
+
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+static void lowerArithmetic(FunctionLowering &L, const Instruction &I) {
+  ScalarType T = L.instrType(I);
+  if (T == ScalarType::None) {
+    L.unsupported(I, "no operand type");
+    return;
+  }
+  if (isFloat(T))
+    lowerFloatArith(L, I);
+  else
+    lowerIntArith(L, I);
+}
+
+static const OpcodeTable &opcodeTable() {
+  static const OpcodeTable Table = [] {
+    OpcodeTable T;
+    registerMovementInstructions(T);
+    registerIntegerInstructions(T);
+    registerFloatInstructions(T);
+    registerMemoryInstructions(T);
+    registerControlInstructions(T);
+    for (const char *Op : {"add", "sub", "mul", "mad", "div", "rem", "min",
+                           "max", "abs", "neg"})
+      T[Op] = lowerArithmetic;
+    return T;
+  }();
+  return Table;
+}
+
+void FunctionLowering::lowerInstruction(const Instruction &I) {
+  const OpcodeTable &T = opcodeTable();
+  auto It = T.find(I.Opcode);
+  if (It == T.end()) {
+    unsupported(I);
+    return;
+  }
+  It->second(*this, I);
+}
+
+} // namespace lower
+
+std::optional<LoweredModule> lowerModule(const Module &Mod,
+                                         llvm::LLVMContext &Ctx,
+                                         DiagnosticEngine &Diags) {
+  return lower::ModuleLowering(Mod, Ctx, Diags).run();
+}
+
+} // namespace cuhip::ptx

@@ -376,6 +376,79 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
 }
 
 //===----------------------------------------------------------------------===//
+// Explicitly loaded modules
+//===----------------------------------------------------------------------===//
+
+Status Runtime::loadModuleData(const void *Image, size_t Size,
+                               const std::string &Name, Module **Out) {
+  if (!Image || !Out)
+    return record(cudaErrorInvalidValue);
+  *Out = nullptr;
+  auto M = std::make_unique<Module>();
+  const uint8_t *Bytes = static_cast<const uint8_t *>(Image);
+  uint32_t Magic = 0;
+  if (Size == 0 || Size >= 4)
+    std::memcpy(&Magic, Bytes, 4);
+  if (Magic == fatbin::ContainerMagic) {
+    fatbin::Container C;
+    std::string Err;
+    if (!fatbin::parseContainer(Image, Size ? Size : SIZE_MAX, C, Err)) {
+      CUHIP_ERROR("%s: %s", Name.c_str(), Err.c_str());
+      return record(cudaErrorInvalidKernelImage);
+    }
+    const fatbin::Entry *E = fatbin::choosePtx(C, [](const fatbin::Entry &E) {
+      return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
+    });
+    if (!E) {
+      CUHIP_ERROR("%s: the fatbin holds no PTX that cuhip accepts", Name.c_str());
+      return record(cudaErrorNoKernelImageForDevice);
+    }
+    if (!fatbin::decompressPayload(*E, M->PtxText, Err)) {
+      CUHIP_ERROR("%s: %s", Name.c_str(), Err.c_str());
+      return record(cudaErrorInvalidKernelImage);
+    }
+    M->Sm = E->Sm;
+  } else {
+    size_t Len = Size;
+    if (Len == 0)
+      Len = std::strlen(static_cast<const char *>(Image));
+    M->PtxText.assign(static_cast<const char *>(Image), Len);
+    while (!M->PtxText.empty() && M->PtxText.back() == 0)
+      M->PtxText.pop_back();
+  }
+  M->DisplayName = Name;
+  M->Handle = M.get();
+  if (Status S = P->ensureLoaded(*M))
+    return record(S);
+  std::lock_guard<std::mutex> G(P->RegLock);
+  M->Index = P->NextModule++;
+  for (const auto &C : M->Compiled) {
+    auto K = std::make_unique<Kernel>();
+    K->Name = C.Info.Name;
+    K->Mod = M.get();
+    K->Compiled = &C;
+    M->Kernels.push_back(K.get());
+    P->KernelHandles.insert(K.get());
+    P->Kernels.push_back(std::move(K));
+  }
+  *Out = M.get();
+  P->Modules.push_back(std::move(M));
+  return cudaSuccess;
+}
+
+Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
+  if (!M || !Name || !Out)
+    return record(cudaErrorInvalidValue);
+  for (Kernel *K : M->Kernels)
+    if (K->Name == Name) {
+      *Out = K;
+      return cudaSuccess;
+    }
+  *Out = nullptr;
+  return record(cudaErrorSymbolNotFound);
+}
+
+//===----------------------------------------------------------------------===//
 // Launches
 //===----------------------------------------------------------------------===//
 

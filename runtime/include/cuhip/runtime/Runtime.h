@@ -71,6 +71,13 @@ public:
   void registerFatBinaryEnd(void **Handle);
   void unregisterFatBinary(void **Handle);
 
+  // --- modules loaded explicitly (the driver API's cuModuleLoadData) --------
+  /// Loads and compiles a module from PTX text (NUL-terminated or of Size
+  /// bytes) or from a fatbin container. Name appears in diagnostics.
+  Status loadModuleData(const void *Image, size_t Size, const std::string &Name,
+                        Module **Out);
+  Status moduleGetFunction(Module *M, const char *Name, Kernel **Out);
+
   // --- launches --------------------------------------------------------------
   Status pushCallConfiguration(Dim3 Grid, Dim3 Block, size_t SharedMem,
                                void *Stream);

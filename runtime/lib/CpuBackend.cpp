@@ -81,6 +81,8 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     Ctx.DynamicSharedBytes = uint32_t(DynamicShared);
     Ctx.Shared = S.Shared.get();
     Ctx.Frames = S.Frames.get();
+    Ctx.WorkerId = Worker;
+    Ctx.NumWorkers = Pool.size();
     for (uint64_t B = Begin; B < End; ++B) {
       Ctx.CtaId[0] = uint32_t(B % GX);
       Ctx.CtaId[1] = uint32_t((B / GX) % Grid.Y);

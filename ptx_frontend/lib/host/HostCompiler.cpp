@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
 
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -68,6 +69,18 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create() {
   if (!Gen)
     return Gen.takeError();
   (*J)->getMainJITDylib().addGenerator(std::move(*Gen));
+  // The helpers generated code calls, whether or not this binary exports
+  // them dynamically.
+  SymbolMap Helpers;
+  auto add = [&](const char *Name, auto *Fn) {
+    Helpers[(*J)->mangleAndIntern(Name)] = {ExecutorAddr::fromPtr(Fn),
+                                           JITSymbolFlags::Exported};
+  };
+  add("cuhip_warp_step", &cuhip_warp_step);
+  add("cuhip_barrier_step", &cuhip_barrier_step);
+  add("cuhip_globaltimer", &cuhip_globaltimer);
+  if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(std::move(Helpers))))
+    return std::move(E);
   std::unique_ptr<HostCompiler> HC(new HostCompiler());
   HC->JIT = std::move(*J);
   HC->TM = std::move(*TM);

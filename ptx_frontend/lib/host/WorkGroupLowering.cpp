@@ -23,6 +23,15 @@
 // This is correct for barriers anywhere in reducible control flow that CUDA
 // allows (uniform across the block), including inside loops.
 //
+// Kernels with warp-level collectives (shfl, vote, match, redux, ...) are
+// cut at each collective too, and their block function *schedules* lanes:
+// each warp's lanes run one at a time up to their next cut; when none can
+// run, cuhip_warp_step evaluates the collective the waiting lanes are at and
+// releases them; when every warp has stopped, cuhip_barrier_step releases
+// the block barrier everyone reached. A warp is exactly 32 lanes, warps are
+// independent between barriers, and collectives in code that only some
+// warps (or some lanes) execute behave as on the GPU.
+//
 //===----------------------------------------------------------------------===//
 #include "HostPasses.h"
 
@@ -87,6 +96,71 @@ bool isBarrier(const Instruction &I) {
   return false;
 }
 
+constexpr const char *WarpCutName = "cuhip.warp.cut";
+
+bool isWarpCut(const Instruction &I) {
+  if (auto *CI = dyn_cast<CallInst>(&I))
+    if (Function *F = CI->getCalledFunction())
+      return F->getName() == WarpCutName;
+  return false;
+}
+
+bool isCut(const Instruction &I) { return isBarrier(I) || isWarpCut(I); }
+
+/// How a collective intrinsic passes its operands and gets its result.
+struct CollectiveInfo {
+  Intrinsic::ID ID;
+  WarpOp Op;
+  enum Form { Shfl, Vote, Match, Redux, Mask, None } F;
+};
+
+const CollectiveInfo *collectiveInfo(const Instruction &I) {
+  static const CollectiveInfo Table[] = {
+      {Intrinsic::nvvm_shfl_sync_up_i32, WarpOp::ShflUp, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_shfl_sync_up_i32p, WarpOp::ShflUp, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_shfl_sync_down_i32, WarpOp::ShflDown, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_shfl_sync_down_i32p, WarpOp::ShflDown, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_shfl_sync_bfly_i32, WarpOp::ShflBfly, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_shfl_sync_bfly_i32p, WarpOp::ShflBfly, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_shfl_sync_idx_i32, WarpOp::ShflIdx, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_shfl_sync_idx_i32p, WarpOp::ShflIdx, CollectiveInfo::Shfl},
+      {Intrinsic::nvvm_vote_all_sync, WarpOp::VoteAll, CollectiveInfo::Vote},
+      {Intrinsic::nvvm_vote_any_sync, WarpOp::VoteAny, CollectiveInfo::Vote},
+      {Intrinsic::nvvm_vote_uni_sync, WarpOp::VoteUni, CollectiveInfo::Vote},
+      {Intrinsic::nvvm_vote_ballot_sync, WarpOp::VoteBallot, CollectiveInfo::Vote},
+      {Intrinsic::nvvm_match_any_sync_i32, WarpOp::MatchAny32, CollectiveInfo::Match},
+      {Intrinsic::nvvm_match_any_sync_i64, WarpOp::MatchAny64, CollectiveInfo::Match},
+      {Intrinsic::nvvm_match_all_sync_i32p, WarpOp::MatchAll32, CollectiveInfo::Match},
+      {Intrinsic::nvvm_match_all_sync_i64p, WarpOp::MatchAll64, CollectiveInfo::Match},
+      {Intrinsic::nvvm_redux_sync_add, WarpOp::ReduxAdd, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_redux_sync_min, WarpOp::ReduxMin, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_redux_sync_max, WarpOp::ReduxMax, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_redux_sync_umin, WarpOp::ReduxUMin, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_redux_sync_umax, WarpOp::ReduxUMax, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_redux_sync_and, WarpOp::ReduxAnd, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_redux_sync_or, WarpOp::ReduxOr, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_redux_sync_xor, WarpOp::ReduxXor, CollectiveInfo::Redux},
+      {Intrinsic::nvvm_bar_warp_sync, WarpOp::WarpSync, CollectiveInfo::Mask},
+      {Intrinsic::nvvm_activemask, WarpOp::ActiveMask, CollectiveInfo::None},
+      {Intrinsic::nvvm_elect_sync, WarpOp::Elect, CollectiveInfo::Mask},
+  };
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return nullptr;
+  for (const auto &E : Table)
+    if (E.ID == II->getIntrinsicID())
+      return &E;
+  return nullptr;
+}
+
+// Field offsets of WarpExchange, at the start of every frame.
+constexpr unsigned XValue = offsetof(WarpExchange, Value);
+constexpr unsigned XMask = offsetof(WarpExchange, Mask);
+constexpr unsigned XB = offsetof(WarpExchange, B);
+constexpr unsigned XC = offsetof(WarpExchange, C);
+constexpr unsigned XPred = offsetof(WarpExchange, Pred);
+constexpr unsigned XResult = offsetof(WarpExchange, Result);
+
 Value *loadCtxU32(IRBuilder<> &B, Value *Ctx, unsigned Offset,
                   const Twine &Name) {
   Value *P = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Ctx, Offset);
@@ -111,17 +185,27 @@ private:
   Function *Thread = nullptr;
   Function *BlockFn = nullptr;
   SmallVector<BasicBlock *> RegionEntries; // [0] = entry
-  DenseMap<BasicBlock *, int> BarrierId;   // barrier block -> region id
-  uint32_t ExitFlagOffset = 0;
+  DenseMap<BasicBlock *, int> BarrierId;   // cut block -> region id
+  SmallVector<uint32_t> RegionOp;          // WarpOp per region
+  bool HasWarpOps = false;
+  uint32_t ExitFlagOffset = 0;             // barrier-only block functions
+  uint32_t ResumeOffset = 0, StateOffset = 0; // scheduled block functions
 
   Error makeThreadFunction();
   void replaceSpecialRegisters();
   void promoteRegisters();
-  Error splitAtBarriers();
+  void cutAtCollectives();
+  Error splitAtCuts();
   bool liveIntoBarrier(Instruction &V);
   void demoteCrossBarrierValues();
   void buildFrame();
   void buildBlockFunction();
+  void buildScheduledBlockFunction();
+  /// Clones region R's blocks into BlockFn with VMap's argument mapping;
+  /// returns the clones and the clone of the region's entry.
+  BasicBlock *cloneRegion(size_t R, ValueToValueMapTy &VMap,
+                          SmallVectorImpl<BasicBlock *> &Clones,
+                          SetVector<BasicBlock *> &Blocks);
 };
 
 Error WorkGroupBuilder::makeThreadFunction() {
@@ -186,12 +270,64 @@ void WorkGroupBuilder::replaceSpecialRegisters() {
     case Intrinsic::nvvm_read_ptx_sreg_warpid:
       R = B.CreateLShr(linearTid(), 5);
       break;
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_eq:
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_lt:
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_le:
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_gt:
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_ge: {
+      Value *Lane = B.CreateAnd(linearTid(), 31);
+      Value *Bit = B.CreateShl(B.getInt32(1), Lane);
+      Value *Lt = B.CreateSub(Bit, B.getInt32(1));
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::nvvm_read_ptx_sreg_lanemask_eq: R = Bit; break;
+      case Intrinsic::nvvm_read_ptx_sreg_lanemask_lt: R = Lt; break;
+      case Intrinsic::nvvm_read_ptx_sreg_lanemask_le: R = B.CreateOr(Lt, Bit); break;
+      case Intrinsic::nvvm_read_ptx_sreg_lanemask_gt: R = B.CreateNot(B.CreateOr(Lt, Bit)); break;
+      default: R = B.CreateNot(Lt); break;
+      }
+      break;
+    }
+    case Intrinsic::nvvm_read_ptx_sreg_smid:
+      R = loadCtxU32(B, CtxArg, 60, "smid");
+      break;
+    case Intrinsic::nvvm_read_ptx_sreg_nsmid:
+      R = loadCtxU32(B, CtxArg, 64, "nsmid");
+      break;
+    case Intrinsic::nvvm_read_ptx_sreg_total_smem_size:
+      R = B.CreateAdd(loadCtxU32(B, CtxArg, 36, "dynsmem"),
+                      B.getInt32(Layout.StaticSharedBytes));
+      break;
+    case Intrinsic::nvvm_read_ptx_sreg_clock:
+    case Intrinsic::nvvm_read_ptx_sreg_clock64: {
+      Value *C = B.CreateIntrinsic(Intrinsic::readcyclecounter, ArrayRef<Type *>{},
+                                   ArrayRef<Value *>{});
+      R = B.CreateZExtOrTrunc(C, II->getType());
+      break;
+    }
+    case Intrinsic::nvvm_read_ptx_sreg_globaltimer:
+    case Intrinsic::nvvm_read_ptx_sreg_globaltimer_lo: {
+      FunctionCallee Timer = M.getOrInsertFunction(
+          "cuhip_globaltimer", FunctionType::get(B.getInt64Ty(), false));
+      R = B.CreateZExtOrTrunc(B.CreateCall(Timer), II->getType());
+      break;
+    }
+    case Intrinsic::nvvm_read_ptx_sreg_gridid:
+      R = ConstantInt::get(II->getType(), 0);
+      break;
     case Intrinsic::nvvm_read_ptx_sreg_nwarpid: {
       Value *N = B.CreateMul(B.CreateMul(ntid(0), ntid(1)), ntid(2));
       R = B.CreateLShr(B.CreateAdd(N, B.getInt32(31)), 5);
       break;
     }
     default:
+      // %envreg0..31 hold no driver data outside cooperative launches.
+      if (II->getIntrinsicID() >= Intrinsic::nvvm_read_ptx_sreg_envreg0 &&
+          II->getIntrinsicID() <= Intrinsic::nvvm_read_ptx_sreg_envreg9 &&
+          II->getCalledFunction()->getName().starts_with(
+              "llvm.nvvm.read.ptx.sreg.envreg")) {
+        R = B.getInt32(0);
+        break;
+      }
       continue;
     }
     II->replaceAllUsesWith(R);
@@ -211,24 +347,103 @@ void WorkGroupBuilder::promoteRegisters() {
   PromoteMemToReg(Allocas, DT);
 }
 
-Error WorkGroupBuilder::splitAtBarriers() {
-  SmallVector<Instruction *> Barriers;
+/// Replaces each collective call with: its operands stored to the frame's
+/// WarpExchange, a cut marker (the scheduler takes over there), and its
+/// result loaded back from the exchange.
+void WorkGroupBuilder::cutAtCollectives() {
+  SmallVector<std::pair<IntrinsicInst *, const CollectiveInfo *>> Calls;
   for (Instruction &I : instructions(Thread))
-    if (isBarrier(I))
-      Barriers.push_back(&I);
+    if (const CollectiveInfo *CI = collectiveInfo(I))
+      Calls.push_back({cast<IntrinsicInst>(&I), CI});
+  if (Calls.empty())
+    return;
+  HasWarpOps = true;
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  FunctionCallee Cut = M.getOrInsertFunction(
+      WarpCutName, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
+  Value *Frame = Thread->getArg(ArgFrame);
+  for (auto [Call, CI] : Calls) {
+    IRBuilder<> B(Call);
+    auto field = [&](unsigned Off) {
+      return B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame, Off);
+    };
+    auto store32 = [&](Value *V, unsigned Off) {
+      B.CreateAlignedStore(B.CreateZExtOrTrunc(V, I32), field(Off), Align(4));
+    };
+    auto storeValue = [&](Value *V) {
+      B.CreateAlignedStore(B.CreateZExt(V, I64), field(XValue), Align(8));
+    };
+    switch (CI->F) {
+    case CollectiveInfo::Shfl: // (mask, a, b, c)
+      store32(Call->getArgOperand(0), XMask);
+      storeValue(Call->getArgOperand(1));
+      store32(Call->getArgOperand(2), XB);
+      store32(Call->getArgOperand(3), XC);
+      break;
+    case CollectiveInfo::Vote:  // (mask, pred)
+    case CollectiveInfo::Match: // (mask, value)
+      store32(Call->getArgOperand(0), XMask);
+      storeValue(Call->getArgOperand(1));
+      break;
+    case CollectiveInfo::Redux: // (value, mask)
+      storeValue(Call->getArgOperand(0));
+      store32(Call->getArgOperand(1), XMask);
+      break;
+    case CollectiveInfo::Mask: // (mask)
+      store32(Call->getArgOperand(0), XMask);
+      break;
+    case CollectiveInfo::None:
+      break;
+    }
+    B.CreateCall(Cut, {B.getInt32(uint32_t(CI->Op))});
+    // The result, after the cut.
+    Type *RT = Call->getType();
+    Value *Result = nullptr;
+    if (!RT->isVoidTy()) {
+      Value *Raw = B.CreateAlignedLoad(I64, field(XResult), Align(8));
+      if (auto *ST = dyn_cast<StructType>(RT)) {
+        Value *Pred = B.CreateICmpNE(
+            B.CreateAlignedLoad(I32, field(XPred), Align(4)), B.getInt32(0));
+        Result = UndefValue::get(ST);
+        Result = B.CreateInsertValue(
+            Result, B.CreateTrunc(Raw, ST->getElementType(0)), 0);
+        Result = B.CreateInsertValue(Result, Pred, 1);
+      } else if (RT->isIntegerTy(1)) {
+        Result = B.CreateICmpNE(Raw, B.getInt64(0));
+      } else {
+        Result = B.CreateTrunc(Raw, RT);
+      }
+      Call->replaceAllUsesWith(Result);
+    }
+    Call->eraseFromParent();
+  }
+}
+
+Error WorkGroupBuilder::splitAtCuts() {
+  SmallVector<Instruction *> Cuts;
+  for (Instruction &I : instructions(Thread))
+    if (isCut(I))
+      Cuts.push_back(&I);
   RegionEntries.push_back(&Thread->getEntryBlock());
-  for (Instruction *Bar : Barriers) {
-    if (cast<IntrinsicInst>(Bar)->getIntrinsicID() ==
-        Intrinsic::nvvm_barrier_cta_sync_aligned_count)
+  RegionOp.push_back(uint32_t(WarpOp::None));
+  for (Instruction *C : Cuts) {
+    if (auto *II = dyn_cast<IntrinsicInst>(C);
+        II && II->getIntrinsicID() ==
+                  Intrinsic::nvvm_barrier_cta_sync_aligned_count)
       return createStringError(
           "kernel '%s': barriers with a thread count (bar.sync id, count) "
           "are not supported by the CPU backend yet",
           Kernel.getName().str().c_str());
-    BasicBlock *BB = Bar->getParent();
-    if (&BB->front() != Bar || BB == &Thread->getEntryBlock())
-      BB = SplitBlock(BB, Bar->getIterator());
+    BasicBlock *BB = C->getParent();
+    if (&BB->front() != C || BB == &Thread->getEntryBlock())
+      BB = SplitBlock(BB, C->getIterator());
     BarrierId[BB] = RegionEntries.size();
     RegionEntries.push_back(BB);
+    RegionOp.push_back(
+        isWarpCut(*C)
+            ? uint32_t(cast<ConstantInt>(cast<CallInst>(C)->getArgOperand(0))
+                           ->getZExtValue())
+            : uint32_t(WarpOp::None));
   }
   Layout.NumRegions = RegionEntries.size();
   return Error::success();
@@ -288,15 +503,16 @@ void WorkGroupBuilder::demoteCrossBarrierValues() {
 }
 
 /// Every remaining stack slot (PTX .local arrays and demoted values) becomes
-/// a slice of the thread's frame; the frame's last byte says whether the
-/// thread has exited.
+/// a slice of the thread's frame. Kernels with collectives keep their
+/// WarpExchange at the frame's start and the lane's scheduling state at its
+/// end; the others keep one byte at the end that says the thread exited.
 void WorkGroupBuilder::buildFrame() {
   const DataLayout &DL = M.getDataLayout();
   SmallVector<AllocaInst *> Allocas;
   for (Instruction &I : instructions(Thread))
     if (auto *AI = dyn_cast<AllocaInst>(&I))
       Allocas.push_back(AI);
-  uint64_t Size = 0;
+  uint64_t Size = HasWarpOps ? sizeof(WarpExchange) : 0;
   Value *Frame = Thread->getArg(ArgFrame);
   for (AllocaInst *AI : Allocas) {
     uint64_t Al = AI->getAlign().value();
@@ -322,9 +538,227 @@ void WorkGroupBuilder::buildFrame() {
     }
     AI->eraseFromParent();
   }
-  ExitFlagOffset = uint32_t(Size);
-  Size += 1;
+  if (HasWarpOps) {
+    Size = alignTo(Size, 4);
+    ResumeOffset = uint32_t(Size);
+    StateOffset = ResumeOffset + 4;
+    Size += 5;
+  } else {
+    ExitFlagOffset = uint32_t(Size);
+    Size += 1;
+  }
   Layout.FrameBytesPerThread = uint32_t(alignTo(Size, 16));
+}
+
+BasicBlock *WorkGroupBuilder::cloneRegion(size_t R, ValueToValueMapTy &VMap,
+                                          SmallVectorImpl<BasicBlock *> &Clones,
+                                          SetVector<BasicBlock *> &Blocks) {
+  // Blocks of the region: reachable from its entry without entering another
+  // cut block.
+  Blocks.insert(RegionEntries[R]);
+  for (size_t I = 0; I < Blocks.size(); ++I)
+    for (BasicBlock *S : successors(Blocks[I]))
+      if (!BarrierId.count(S))
+        Blocks.insert(S);
+  for (BasicBlock *BB : Blocks) {
+    BasicBlock *C = CloneBasicBlock(BB, VMap, ".r" + Twine(R), BlockFn);
+    VMap[BB] = C;
+    Clones.push_back(C);
+  }
+  // Phis: only edges inside the region remain.
+  for (BasicBlock *C : Clones)
+    for (PHINode &Phi : C->phis())
+      for (int K = Phi.getNumIncomingValues() - 1; K >= 0; --K)
+        if (!Blocks.contains(Phi.getIncomingBlock(K)))
+          Phi.removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
+  return cast<BasicBlock>(VMap[RegionEntries[R]]);
+}
+
+/// Finishes the clones of a region once their exits are redirected: remaps
+/// operands to the clones and drops the cut marker the region starts with.
+static void remapRegion(ArrayRef<BasicBlock *> Clones, BasicBlock *EntryClone,
+                        ValueToValueMapTy &VMap, bool StartsAtCut) {
+  for (BasicBlock *C : Clones)
+    for (Instruction &I : *C)
+      RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+  if (StartsAtCut && isCut(EntryClone->front()))
+    EntryClone->front().eraseFromParent();
+}
+
+void WorkGroupBuilder::buildScheduledBlockFunction() {
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *I8 = Type::getInt8Ty(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
+  BlockFn = Function::Create(FT, GlobalValue::ExternalLinkage,
+                             Layout.BlockFunctionName, M);
+  Argument *Params = BlockFn->getArg(0), *CtxArg = BlockFn->getArg(1);
+  Params->setName("params");
+  CtxArg->setName("ctx");
+  BlockFn->addParamAttr(0, Attribute::NoAlias);
+  BlockFn->addParamAttr(1, Attribute::NoAlias);
+  const uint64_t FB = Layout.FrameBytesPerThread;
+
+  // The schedule the runtime helpers read: frame layout and the collective
+  // each region starts with.
+  auto *OpsTy = ArrayType::get(I32, RegionOp.size());
+  auto *Ops = new GlobalVariable(M, OpsTy, true, GlobalValue::InternalLinkage,
+                                 ConstantDataArray::get(Ctx, RegionOp),
+                                 Layout.BlockFunctionName + ".ops");
+  auto *SchedTy = StructType::get(Ctx, {I32, I32, I32, I32, Ptr});
+  auto *Sched = new GlobalVariable(
+      M, SchedTy, true, GlobalValue::InternalLinkage,
+      ConstantStruct::get(SchedTy, {ConstantInt::get(I32, FB),
+                                    ConstantInt::get(I32, ResumeOffset),
+                                    ConstantInt::get(I32, StateOffset),
+                                    ConstantInt::get(I32, RegionOp.size()), Ops}),
+      Layout.BlockFunctionName + ".schedule");
+  FunctionCallee WarpStep = M.getOrInsertFunction(
+      "cuhip_warp_step", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
+  FunctionCallee BarrierStep = M.getOrInsertFunction(
+      "cuhip_barrier_step", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
+
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", BlockFn);
+  BasicBlock *Init = BasicBlock::Create(Ctx, "init", BlockFn);
+  BasicBlock *WarpHead = BasicBlock::Create(Ctx, "warp", BlockFn);
+  BasicBlock *LaneHead = BasicBlock::Create(Ctx, "lane", BlockFn);
+  BasicBlock *LaneRun = BasicBlock::Create(Ctx, "lane.run", BlockFn);
+  BasicBlock *LaneNext = BasicBlock::Create(Ctx, "lane.next", BlockFn);
+  BasicBlock *Step = BasicBlock::Create(Ctx, "warp.step", BlockFn);
+  BasicBlock *WarpDone = BasicBlock::Create(Ctx, "warp.done", BlockFn);
+  BasicBlock *BlockStep = BasicBlock::Create(Ctx, "block.step", BlockFn);
+  BasicBlock *Divergent = BasicBlock::Create(Ctx, "divergent.barrier", BlockFn);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", BlockFn);
+  ReturnInst::Create(Ctx, Done);
+
+  IRBuilder<> B(Entry);
+  Value *NX = loadCtxU32(B, CtxArg, 24, "ntid.x");
+  Value *NY = loadCtxU32(B, CtxArg, 28, "ntid.y");
+  Value *NZ = loadCtxU32(B, CtxArg, 32, "ntid.z");
+  Value *NThreads = B.CreateMul(B.CreateMul(NX, NY), NZ, "nthreads");
+  Value *NXY = B.CreateMul(NX, NY);
+  Value *NWarps = B.CreateLShr(B.CreateAdd(NThreads, B.getInt32(31)), 5, "nwarps");
+  LoadInst *Shared = B.CreateAlignedLoad(
+      Ptr, B.CreateConstInBoundsGEP1_32(I8, CtxArg, 40), Align(8), "shared");
+  LoadInst *Frames = B.CreateAlignedLoad(
+      Ptr, B.CreateConstInBoundsGEP1_32(I8, CtxArg, 48), Align(8), "frames");
+  auto frameOf = [&](IRBuilder<> &IB, Value *T) {
+    return IB.CreateInBoundsGEP(
+        I8, Frames, IB.CreateMul(IB.CreateZExt(T, I64), IB.getInt64(FB)), "frame");
+  };
+  B.CreateBr(Init);
+
+  // Every lane starts runnable at region 0.
+  {
+    IRBuilder<> IB(Init);
+    PHINode *T = IB.CreatePHI(I32, 2, "t");
+    T->addIncoming(IB.getInt32(0), Entry);
+    Value *F = frameOf(IB, T);
+    IB.CreateAlignedStore(IB.getInt32(0),
+                          IB.CreateConstInBoundsGEP1_32(I8, F, ResumeOffset), Align(4));
+    IB.CreateStore(IB.getInt8(LaneRunnable),
+                   IB.CreateConstInBoundsGEP1_32(I8, F, StateOffset));
+    Value *T1 = IB.CreateAdd(T, IB.getInt32(1));
+    T->addIncoming(T1, Init);
+    IB.CreateCondBr(IB.CreateICmpULT(T1, NThreads), Init, WarpHead);
+  }
+
+  IRBuilder<> WB(WarpHead);
+  PHINode *W = WB.CreatePHI(I32, 3, "w");
+  W->addIncoming(WB.getInt32(0), Init);
+  Value *WarpBase = WB.CreateMul(W, WB.getInt32(32));
+  Value *Lanes = WB.CreateBinaryIntrinsic(
+      Intrinsic::umin, WB.CreateSub(NThreads, WarpBase), WB.getInt32(32), nullptr,
+      "lanes");
+  Value *WarpFrames = frameOf(WB, WarpBase);
+  WB.CreateBr(LaneHead);
+
+  IRBuilder<> LB(LaneHead);
+  PHINode *Lane = LB.CreatePHI(I32, 3, "l");
+  Lane->addIncoming(LB.getInt32(0), WarpHead);
+  Value *T = LB.CreateAdd(WarpBase, Lane, "t");
+  Value *Frame = frameOf(LB, T);
+  Value *StatePtr = LB.CreateConstInBoundsGEP1_32(I8, Frame, StateOffset);
+  Value *ResumePtr = LB.CreateConstInBoundsGEP1_32(I8, Frame, ResumeOffset);
+  LB.CreateCondBr(LB.CreateICmpEQ(LB.CreateLoad(I8, StatePtr),
+                                  LB.getInt8(LaneRunnable)),
+                  LaneRun, LaneNext);
+
+  IRBuilder<> RB(LaneRun);
+  Value *TX = RB.CreateURem(T, NX, "tid.x");
+  Value *TY = RB.CreateURem(RB.CreateUDiv(T, NX), NY, "tid.y");
+  Value *TZ = RB.CreateUDiv(T, NXY, "tid.z");
+  Value *Resume = RB.CreateAlignedLoad(I32, ResumePtr, Align(4), "resume");
+  SwitchInst *Dispatch = RB.CreateSwitch(Resume, LaneNext, RegionEntries.size());
+
+  for (size_t R = 0; R < RegionEntries.size(); ++R) {
+    ValueToValueMapTy VMap;
+    VMap[Thread->getArg(ArgParams)] = Params;
+    VMap[Thread->getArg(ArgCtx)] = CtxArg;
+    VMap[Thread->getArg(ArgFrame)] = Frame;
+    VMap[Thread->getArg(ArgTidX)] = TX;
+    VMap[Thread->getArg(ArgTidY)] = TY;
+    VMap[Thread->getArg(ArgTidZ)] = TZ;
+    VMap[Thread->getArg(ArgShared)] = Shared;
+    SmallVector<BasicBlock *> Clones;
+    SetVector<BasicBlock *> Blocks;
+    BasicBlock *EntryClone = cloneRegion(R, VMap, Clones, Blocks);
+    Dispatch->addCase(RB.getInt32(R), EntryClone);
+    for (BasicBlock *C : Clones) {
+      Instruction *Term = C->getTerminator();
+      if (isa<ReturnInst>(Term)) {
+        IRBuilder<> TB(Term);
+        TB.CreateStore(TB.getInt8(LaneExited), StatePtr);
+        TB.CreateBr(LaneNext);
+        Term->eraseFromParent();
+        continue;
+      }
+      for (unsigned S = 0; S < Term->getNumSuccessors(); ++S) {
+        BasicBlock *Succ = Term->getSuccessor(S);
+        auto It = BarrierId.find(Succ);
+        if (It == BarrierId.end())
+          continue;
+        // Leaving the region at a cut: remember where to resume and why.
+        bool Warp = RegionOp[It->second] != uint32_t(WarpOp::None);
+        BasicBlock *Edge = BasicBlock::Create(
+            Ctx, (Warp ? "to.warp" : "to.barrier") + Twine(It->second), BlockFn);
+        IRBuilder<> EB(Edge);
+        EB.CreateAlignedStore(EB.getInt32(It->second), ResumePtr, Align(4));
+        EB.CreateStore(EB.getInt8(Warp ? LaneAtWarpOp : LaneAtBarrier), StatePtr);
+        EB.CreateBr(LaneNext);
+        Term->setSuccessor(S, Edge);
+      }
+    }
+    remapRegion(Clones, EntryClone, VMap, R != 0);
+  }
+
+  IRBuilder<> NB(LaneNext);
+  Value *Lane1 = NB.CreateAdd(Lane, NB.getInt32(1));
+  Lane->addIncoming(Lane1, LaneNext);
+  NB.CreateCondBr(NB.CreateICmpULT(Lane1, Lanes), LaneHead, Step);
+
+  IRBuilder<> SB(Step);
+  Value *More = SB.CreateCall(WarpStep, {WarpFrames, Lanes, Sched});
+  Lane->addIncoming(SB.getInt32(0), Step);
+  SB.CreateCondBr(SB.CreateICmpNE(More, SB.getInt32(0)), LaneHead, WarpDone);
+
+  IRBuilder<> DB(WarpDone);
+  Value *W1 = DB.CreateAdd(W, DB.getInt32(1));
+  W->addIncoming(W1, WarpDone);
+  DB.CreateCondBr(DB.CreateICmpULT(W1, NWarps), WarpHead, BlockStep);
+
+  IRBuilder<> BB(BlockStep);
+  Value *Next = BB.CreateCall(BarrierStep, {Frames, NThreads, Sched});
+  W->addIncoming(BB.getInt32(0), BlockStep);
+  SwitchInst *SW = BB.CreateSwitch(Next, Done, 2);
+  SW->addCase(BB.getInt32(0), WarpHead);
+  SW->addCase(BB.getInt32(2), Divergent);
+
+  IRBuilder<> VB(Divergent);
+  VB.CreateAlignedStore(VB.getInt32(BlockDivergentBarrier),
+                        VB.CreateConstInBoundsGEP1_32(I8, CtxArg, 56), Align(4));
+  VB.CreateBr(Done);
 }
 
 void WorkGroupBuilder::buildBlockFunction() {
@@ -363,15 +797,6 @@ void WorkGroupBuilder::buildBlockFunction() {
   B.CreateBr(Headers[0]);
 
   for (size_t R = 0; R < RegionEntries.size(); ++R) {
-    // Blocks of the region: reachable from its entry without entering a
-    // barrier block.
-    SetVector<BasicBlock *> Blocks;
-    Blocks.insert(RegionEntries[R]);
-    for (size_t I = 0; I < Blocks.size(); ++I)
-      for (BasicBlock *S : successors(Blocks[I]))
-        if (!BarrierId.count(S))
-          Blocks.insert(S);
-
     BasicBlock *Header = Headers[R];
     BasicBlock *Loop = BasicBlock::Create(Ctx, "region" + Twine(R) + ".thread", BlockFn);
     BasicBlock *Latch = BasicBlock::Create(Ctx, "region" + Twine(R) + ".next", BlockFn);
@@ -406,12 +831,8 @@ void WorkGroupBuilder::buildBlockFunction() {
     VMap[Thread->getArg(ArgShared)] = Shared;
 
     SmallVector<BasicBlock *> Clones;
-    for (BasicBlock *BB : Blocks) {
-      BasicBlock *C = CloneBasicBlock(BB, VMap, ".r" + Twine(R), BlockFn);
-      VMap[BB] = C;
-      Clones.push_back(C);
-    }
-    BasicBlock *EntryClone = cast<BasicBlock>(VMap[RegionEntries[R]]);
+    SetVector<BasicBlock *> Blocks;
+    BasicBlock *EntryClone = cloneRegion(R, VMap, Clones, Blocks);
     if (R == 0) {
       if (MultiRegion)
         LB.CreateStore(LB.getInt8(0), ExitFlag);
@@ -425,14 +846,7 @@ void WorkGroupBuilder::buildBlockFunction() {
       LB.CreateCondBr(Exited, Skip, EntryClone);
     }
 
-    for (size_t I = 0; I < Clones.size(); ++I) {
-      BasicBlock *C = Clones[I];
-      // Phis: only edges inside the region remain.
-      for (PHINode &Phi : make_early_inc_range(C->phis())) {
-        for (int K = Phi.getNumIncomingValues() - 1; K >= 0; --K)
-          if (!Blocks.contains(Phi.getIncomingBlock(K)))
-            Phi.removeIncomingValue(K, /*DeletePHIIfEmpty=*/false);
-      }
+    for (BasicBlock *C : Clones) {
       // Edges into barrier blocks end this thread's turn in the region.
       Instruction *Term = C->getTerminator();
       if (isa<ReturnInst>(Term)) {
@@ -457,16 +871,7 @@ void WorkGroupBuilder::buildBlockFunction() {
         Term->setSuccessor(S, Edge);
       }
     }
-    for (BasicBlock *C : Clones)
-      for (Instruction &I : *C)
-        RemapInstruction(&I, VMap,
-                         RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
-    // The barrier itself is the region boundary; drop it from the copy.
-    if (R != 0) {
-      Instruction &Bar = EntryClone->front();
-      if (isBarrier(Bar))
-        Bar.eraseFromParent();
-    }
+    remapRegion(Clones, EntryClone, VMap, R != 0);
 
     // Latch: fold this thread's barrier into the block's.
     IRBuilder<> XB(Latch);
@@ -505,15 +910,19 @@ void WorkGroupBuilder::buildBlockFunction() {
 Error WorkGroupBuilder::run() {
   if (Error E = makeThreadFunction())
     return E;
-  replaceSpecialRegisters();
   Layout.StaticSharedBytes =
       flattenAddressSpaces(*Thread, Thread->getArg(ArgShared), Layout.SharedAlign);
+  replaceSpecialRegisters();
   promoteRegisters();
-  if (Error E = splitAtBarriers())
+  cutAtCollectives();
+  if (Error E = splitAtCuts())
     return E;
   demoteCrossBarrierValues();
   buildFrame();
-  buildBlockFunction();
+  if (HasWarpOps)
+    buildScheduledBlockFunction();
+  else
+    buildBlockFunction();
   Thread->eraseFromParent();
   return Error::success();
 }
@@ -539,6 +948,8 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
     if (Function *F = M.getFunction(K.Name))
       F->eraseFromParent();
   // Shared variables have become arena offsets; drop what is left of them.
+  if (Function *Cut = M.getFunction(WarpCutName))
+    Cut->eraseFromParent();
   for (GlobalVariable &GV : make_early_inc_range(M.globals()))
     if (GV.getAddressSpace() == addrspace::Shared) {
       GV.removeDeadConstantUsers();

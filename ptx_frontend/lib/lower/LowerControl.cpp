@@ -13,7 +13,7 @@ static void lowerBarrier(FunctionLowering &L, const Instruction &I) {
   bool Sync = I.hasModifier("sync") || (I.Opcode == "barrier" &&
                                         I.Modifiers.empty());
   if (I.hasModifier("warp")) {
-    L.unsupported(I, "warp barriers are not implemented yet");
+    lowerWarpSync(L, I);
     return;
   }
   if (!Sync || I.hasModifier("arrive") || I.hasModifier("red") ||

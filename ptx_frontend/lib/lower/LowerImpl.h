@@ -222,6 +222,10 @@ void registerIntegerInstructions(OpcodeTable &T);    // LowerInteger.cpp
 void registerFloatInstructions(OpcodeTable &T);      // LowerFloat.cpp
 void registerMemoryInstructions(OpcodeTable &T);     // LowerMemory.cpp
 void registerControlInstructions(OpcodeTable &T);    // LowerControl.cpp
+void registerWarpInstructions(OpcodeTable &T);       // LowerWarp.cpp
+
+/// bar.warp.sync (the "bar" opcode belongs to LowerControl.cpp).
+void lowerWarpSync(FunctionLowering &L, const Instruction &I);
 
 /// add, sub, mul, ... are shared by the integer and float families; the
 /// instruction's type picks the handler.

@@ -44,6 +44,8 @@ struct BlockContext {
   uint8_t *Shared;  // this block's shared memory: static, then dynamic
   uint8_t *Frames;  // FrameBytesPerThread * threads-per-block bytes
   uint32_t Status;  // BlockStatus, set by the generated code
+  uint32_t WorkerId;   // which worker runs the block (%smid)
+  uint32_t NumWorkers; // %nsmid
   uint32_t Reserved;
 };
 static_assert(offsetof(BlockContext, NTid) == 24);
@@ -51,6 +53,61 @@ static_assert(offsetof(BlockContext, DynamicSharedBytes) == 36);
 static_assert(offsetof(BlockContext, Shared) == 40);
 static_assert(offsetof(BlockContext, Frames) == 48);
 static_assert(offsetof(BlockContext, Status) == 56);
+static_assert(offsetof(BlockContext, WorkerId) == 60);
+static_assert(offsetof(BlockContext, NumWorkers) == 64);
+
+/// Per-thread exchange area at the start of a thread's frame, through which
+/// a warp-level collective gets its operands and hands back its result.
+struct WarpExchange {
+  uint64_t Value;  // the lane's operand (a predicate is 0 or 1)
+  uint32_t Mask;   // member mask
+  uint32_t B, C;   // shfl's lane/offset and clamp/segment operands
+  uint32_t Pred;   // predicate result
+  uint64_t Result;
+};
+static_assert(sizeof(WarpExchange) == 32);
+
+/// The collectives the CPU backend evaluates for a warp (WarpRuntime.cpp).
+enum class WarpOp : uint32_t {
+  None = 0,
+  ShflUp, ShflDown, ShflBfly, ShflIdx,
+  VoteAll, VoteAny, VoteUni, VoteBallot,
+  MatchAny32, MatchAny64, MatchAll32, MatchAll64,
+  ReduxAdd, ReduxMin, ReduxMax, ReduxUMin, ReduxUMax, ReduxAnd, ReduxOr,
+  ReduxXor,
+  WarpSync, ActiveMask, Elect,
+};
+
+/// A lane's scheduling state in the frame (scheduled block functions only).
+enum LaneState : uint8_t {
+  LaneRunnable = 0,
+  LaneAtWarpOp = 1,
+  LaneAtBarrier = 2,
+  LaneExited = 3,
+};
+
+/// Where the scheduling state sits in each frame, and which collective each
+/// region starts with: what the warp scheduler needs to know of a kernel.
+struct WarpSchedule {
+  uint32_t FrameBytes;
+  uint32_t ResumeOffset; // u32: the region the lane runs next
+  uint32_t StateOffset;  // u8: LaneState
+  uint32_t NumRegions;
+  const uint32_t *OpOfRegion; // WarpOp per region (None: not a warp cut)
+};
+
+/// Runs the collective that the lowest waiting lane of a warp waits at, for
+/// all lanes waiting at the same one, and makes them runnable. Returns 0
+/// when no lane of the warp waits at a collective. Called by generated code.
+extern "C" uint32_t cuhip_warp_step(uint8_t *WarpFrames, uint32_t Lanes,
+                                    const WarpSchedule *S);
+/// After every warp of a block has stopped: if all running lanes wait at
+/// the same barrier, releases them and returns 0; returns 1 when every lane
+/// has exited, 2 when lanes wait at different barriers.
+extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
+                                       const WarpSchedule *S);
+/// %globaltimer: nanoseconds.
+extern "C" uint64_t cuhip_globaltimer(void);
 
 enum BlockStatus : uint32_t {
   BlockOk = 0,

@@ -67,6 +67,8 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     }
 
   std::atomic<uint32_t> Failure{ptx::host::BlockOk};
+  std::atomic<uint32_t> Trap{ptx::host::TrapNone};
+  uint64_t TrapBlock = 0;
   const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t Begin, uint64_t End) {
     Scratch &S = Scratches[Worker];
@@ -87,7 +89,14 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
       Ctx.CtaId[0] = uint32_t(B % GX);
       Ctx.CtaId[1] = uint32_t((B / GX) % Grid.Y);
       Ctx.CtaId[2] = uint32_t(B / GXY);
-      K.Fn(Params, &Ctx);
+      if (Trap.load(std::memory_order_relaxed))
+        return; // an earlier block trapped: the grid stops
+      if (uint32_t Code = ptx::host::runBlockGuarded(K.Fn, Params, &Ctx)) {
+        uint32_t Expected = ptx::host::TrapNone;
+        if (Trap.compare_exchange_strong(Expected, Code))
+          TrapBlock = B;
+        return;
+      }
       if (Ctx.Status != ptx::host::BlockOk) {
         uint32_t Expected = ptx::host::BlockOk;
         Failure.compare_exchange_strong(Expected, Ctx.Status);
@@ -96,6 +105,14 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     }
   };
   Pool.parallelFor(Blocks, Run);
+  if (uint32_t Code = Trap.load()) {
+    Message = "kernel '" + K.Info.Name + "': block " + std::to_string(TrapBlock) +
+              (Code == ptx::host::TrapAssert ? " failed a device-side assert"
+               : Code == ptx::host::TrapBreakpoint
+                   ? " reached a breakpoint (brkpt) with no debugger attached"
+                   : " executed a trap instruction");
+    return Code == ptx::host::TrapAssert ? cudaErrorAssert : cudaErrorLaunchFailure;
+  }
   if (Failure.load() == ptx::host::BlockDivergentBarrier) {
     Message = "kernel '" + K.Info.Name +
               "': threads of a block waited at different barriers "

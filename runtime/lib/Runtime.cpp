@@ -549,7 +549,8 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                   .count();
   if (S != cudaSuccess) {
     CUHIP_ERROR("%s", Msg.c_str());
-    if (S == cudaErrorLaunchFailure)
+    // Faults inside a kernel leave the context unusable, as on a GPU.
+    if (S == cudaErrorLaunchFailure || S == cudaErrorAssert)
       P->Sticky.store(S);
     return record(S);
   }

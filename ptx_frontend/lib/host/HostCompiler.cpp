@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -79,6 +80,10 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create() {
   add("cuhip_warp_step", &cuhip_warp_step);
   add("cuhip_barrier_step", &cuhip_barrier_step);
   add("cuhip_globaltimer", &cuhip_globaltimer);
+  add("cuhip_trap", &cuhip_trap);
+  for (const char *Name : {"vprintf", "__assertfail", "malloc", "free"})
+    add((std::string("cuhip_device_") + Name).c_str(),
+        deviceLibraryFunction(Name));
   if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(std::move(Helpers))))
     return std::move(E);
   std::unique_ptr<HostCompiler> HC(new HostCompiler());
@@ -95,6 +100,8 @@ Expected<std::vector<CompiledKernel>>
 HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
                       const std::string &ModuleName) {
   std::lock_guard<std::mutex> G(Lock);
+  // On failure the module must go before the context that owns its types.
+  auto DropModuleFirst = make_scope_exit([&] { LM.IR.reset(); });
   llvm::Module &M = *LM.IR;
   M.setDataLayout(JIT->getDataLayout());
   M.setTargetTriple(TM->getTargetTriple());

@@ -54,6 +54,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -193,6 +194,7 @@ private:
 
   Error makeThreadFunction();
   void replaceSpecialRegisters();
+  void bindDeviceLibraryCalls();
   void promoteRegisters();
   void cutAtCollectives();
   Error splitAtCuts();
@@ -333,6 +335,48 @@ void WorkGroupBuilder::replaceSpecialRegisters() {
     II->replaceAllUsesWith(R);
     II->eraseFromParent();
   }
+}
+
+/// Calls to the device library (printf, assert, malloc, free) in F get the
+/// thread's context (Ctx and the thread index, or null and zeros where F
+/// runs without it), and `exit` inside inlined device functions ends the
+/// thread like a return from the kernel.
+static void bindDeviceLibraryCalls(Function &F, Value *Ctx, Value *X, Value *Y,
+                                   Value *Z) {
+  SmallVector<CallInst *> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *Callee = CI->getCalledFunction())
+        if ((Callee->isDeclaration() &&
+             deviceLibraryFunction(Callee->getName().str())) ||
+            Callee->getIntrinsicID() == Intrinsic::nvvm_exit)
+          Calls.push_back(CI);
+  LLVMContext &C = F.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
+  for (CallInst *CI : Calls) {
+    Function *Callee = CI->getCalledFunction();
+    if (Callee->getIntrinsicID() == Intrinsic::nvvm_exit) {
+      Instruction *Next = CI->getNextNode();
+      ReturnInst::Create(C, nullptr, CI->getIterator());
+      CI->eraseFromParent();
+      if (Next && isa<UnreachableInst>(Next))
+        Next->eraseFromParent();
+      continue;
+    }
+    FunctionCallee Impl = F.getParent()->getOrInsertFunction(
+        ("cuhip_device_" + Callee->getName()).str(),
+        FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, Ptr, I32, I32, I32},
+                          false));
+    IRBuilder<> B(CI);
+    B.CreateCall(Impl, {CI->getArgOperand(0), CI->getArgOperand(1), Ctx, X, Y, Z});
+    CI->eraseFromParent();
+  }
+}
+
+void WorkGroupBuilder::bindDeviceLibraryCalls() {
+  host::bindDeviceLibraryCalls(*Thread, Thread->getArg(ArgCtx),
+                               Thread->getArg(ArgTidX), Thread->getArg(ArgTidY),
+                               Thread->getArg(ArgTidZ));
 }
 
 void WorkGroupBuilder::promoteRegisters() {
@@ -913,6 +957,7 @@ Error WorkGroupBuilder::run() {
   Layout.StaticSharedBytes =
       flattenAddressSpaces(*Thread, Thread->getArg(ArgShared), Layout.SharedAlign);
   replaceSpecialRegisters();
+  bindDeviceLibraryCalls();
   promoteRegisters();
   cutAtCollectives();
   if (Error E = splitAtCuts())
@@ -929,9 +974,98 @@ Error WorkGroupBuilder::run() {
 
 } // namespace
 
+/// Device functions are inlined into the kernels that call them, so their
+/// barriers, collectives and special registers become the kernel's own.
+/// External device functions must be ones the device library provides.
+static Error inlineDeviceFunctions(Module &M) {
+  for (Function &F : M) {
+    if (F.isIntrinsic() || F.hasFnAttribute("cuhip-kernel") ||
+        F.getName().starts_with("cuhip_"))
+      continue;
+    if (F.isDeclaration()) {
+      if (!F.use_empty() && !deviceLibraryFunction(F.getName().str()))
+        return createStringError(
+            "device function '%s' is declared but not defined in the module; "
+            "the CPU backend provides only vprintf, __assertfail, malloc and "
+            "free (separately compiled device code is not linked yet)",
+            F.getName().str().c_str());
+      continue;
+    }
+    F.addFnAttr(Attribute::AlwaysInline);
+  }
+  {
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB;
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    ModulePassManager MPM;
+    MPM.addPass(AlwaysInlinerPass());
+    MPM.run(M, MAM);
+  }
+  // trap and brkpt end the block; nanosleep has nothing to wait for.
+  SmallVector<CallInst *> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        if (II->getIntrinsicID() == Intrinsic::trap ||
+            II->getIntrinsicID() == Intrinsic::debugtrap ||
+            II->getIntrinsicID() == Intrinsic::nvvm_nanosleep)
+          Calls.push_back(II);
+  FunctionCallee Trap = M.getOrInsertFunction(
+      "cuhip_trap", FunctionType::get(Type::getVoidTy(M.getContext()),
+                                      {Type::getInt32Ty(M.getContext())}, false));
+  for (CallInst *CI : Calls) {
+    if (CI->getIntrinsicID() != Intrinsic::nvvm_nanosleep) {
+      IRBuilder<> B(CI);
+      CallInst *T = B.CreateCall(
+          Trap, {B.getInt32(CI->getIntrinsicID() == Intrinsic::trap
+                                ? TrapInstruction
+                                : TrapBreakpoint)});
+      T->setDoesNotReturn();
+    }
+    CI->eraseFromParent();
+  }
+  return Error::success();
+}
+
+/// A device function that was not inlined (called through a pointer, or
+/// recursively) runs without the thread's context; it must not need it.
+static Error checkStandaloneFunctions(Module &M) {
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.getName().starts_with("cuhip.block.") ||
+        F.use_empty())
+      continue;
+    for (Instruction &I : instructions(F)) {
+      const char *What = nullptr;
+      if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+        if (II->getCalledFunction()->getName().starts_with("llvm.nvvm."))
+          What = "special registers, barriers or warp collectives";
+      }
+      for (Value *Op : I.operands())
+        if (auto *PT = dyn_cast<PointerType>(Op->getType()))
+          if (PT->getAddressSpace() == addrspace::Shared)
+            What = "shared memory";
+      if (What)
+        return createStringError(
+            "device function '%s' is called through a pointer or recursively "
+            "and uses %s; the CPU backend cannot run that yet",
+            F.getName().str().c_str(), What);
+    }
+  }
+  return Error::success();
+}
+
 Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
                         std::vector<HostKernelLayout> &Layouts,
                         TargetMachine *TM) {
+  if (Error E = inlineDeviceFunctions(M))
+    return E;
   for (const KernelInfo &K : Kernels) {
     Function *F = M.getFunction(K.Name);
     if (!F)
@@ -950,6 +1084,17 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
   // Shared variables have become arena offsets; drop what is left of them.
   if (Function *Cut = M.getFunction(WarpCutName))
     Cut->eraseFromParent();
+  if (Error E = checkStandaloneFunctions(M))
+    return E;
+  // Device functions that stayed functions reach the device library
+  // without a thread context.
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.getName().starts_with("cuhip.block."))
+      bindDeviceLibraryCalls(
+          F, ConstantPointerNull::get(PointerType::get(M.getContext(), 0)),
+          ConstantInt::get(Type::getInt32Ty(M.getContext()), 0),
+          ConstantInt::get(Type::getInt32Ty(M.getContext()), 0),
+          ConstantInt::get(Type::getInt32Ty(M.getContext()), 0));
   for (GlobalVariable &GV : make_early_inc_range(M.globals()))
     if (GV.getAddressSpace() == addrspace::Shared) {
       GV.removeDeadConstantUsers();

@@ -148,10 +148,20 @@ std::optional<LoweredModule> ModuleLowering::run() {
   for (const auto &F : PM.Functions) {
     if (IR->getFunction(F.Name))
       continue;
-    FunctionType *FT = FunctionType::get(
-        Type::getVoidTy(Ctx), {PointerType::get(Ctx, 0)}, false);
-    auto *Fn = llvm::Function::Create(FT, llvm::Function::ExternalLinkage,
-                                      F.Name, *IR);
+    // Kernels take their parameter buffer; device functions take a buffer
+    // for their return values and one for their arguments, each laid out
+    // like a PTX parameter list, so direct and indirect calls (through
+    // vtables and function pointers) share one signature.
+    Type *Ptr = PointerType::get(Ctx, 0);
+    FunctionType *FT =
+        F.IsEntry ? FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false)
+                  : FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
+    auto *Fn = llvm::Function::Create(
+        FT,
+        F.IsEntry || F.Link != Linkage::Internal || !F.Body
+            ? llvm::Function::ExternalLinkage
+            : llvm::Function::InternalLinkage,
+        F.Name, *IR);
     if (F.IsEntry)
       Fn->addFnAttr("cuhip-kernel");
   }
@@ -167,14 +177,9 @@ std::optional<LoweredModule> ModuleLowering::run() {
     Globals[D.Name] = S;
   }
   for (const auto &F : PM.Functions) {
-    if (!F.IsEntry) {
-      if (F.Body)
-        Diags.error(F.Loc, "device function '" + F.Name +
-                               "': .func definitions are not supported yet");
-      continue;
-    }
     if (!F.Body) {
-      Diags.error(F.Loc, "kernel '" + F.Name + "' has no body");
+      if (F.IsEntry)
+        Diags.error(F.Loc, "kernel '" + F.Name + "' has no body");
       continue;
     }
     FunctionLowering(*this, F).run();
@@ -206,9 +211,16 @@ std::optional<LoweredModule> ModuleLowering::run() {
 
 void FunctionLowering::run() {
   Fn = ML.IR->getFunction(PF.Name);
-  ParamBuf = Fn->getArg(0);
-  ParamBuf->setName("params");
-  Fn->addParamAttr(0, Attribute::NoAlias);
+  if (PF.IsEntry) {
+    ParamBuf = Fn->getArg(0);
+    ParamBuf->setName("params");
+    Fn->addParamAttr(0, Attribute::NoAlias);
+  } else {
+    RetBuf = Fn->getArg(0);
+    RetBuf->setName("ret");
+    ParamBuf = Fn->getArg(1);
+    ParamBuf->setName("args");
+  }
   Info.Name = PF.Name;
   for (int D = 0; D < 3; ++D) {
     Info.ReqNTid[D] = PF.ReqNTid[D];
@@ -219,34 +231,61 @@ void FunctionLowering::run() {
   B.SetInsertPoint(AllocaBlock);
   Scopes.emplace_back();
 
-  // Parameters: packed in declaration order, each at its alignment.
-  uint32_t Offset = 0;
-  for (const auto &P : PF.Params) {
-    if (P.Space != StateSpace::Param) {
-      error(P.Loc, "kernel parameter '" + P.Name + "' must be in .param space");
-      continue;
+  // Parameters (and a .func's return values): packed in declaration order,
+  // each at its alignment. `.reg` parameters of old-style .func live in
+  // registers initialised from the argument buffer.
+  auto layOut = [&](const std::vector<ptx::Param> &List, Value *Base,
+                    bool IsReturn) {
+    uint32_t Offset = 0;
+    for (const auto &P : List) {
+      if (P.Space != StateSpace::Param &&
+          (PF.IsEntry || P.Space != StateSpace::Reg)) {
+        error(P.Loc, "parameter '" + P.Name + "' must be in .param space");
+        continue;
+      }
+      ParamLayout PL = paramLayout(P);
+      unsigned Al = PL.Alignment;
+      if (Al == 0 || (Al & (Al - 1))) {
+        error(P.Loc, "parameter '" + P.Name + "' has invalid alignment");
+        Al = 1;
+      }
+      Offset = (Offset + Al - 1) & ~(Al - 1);
+      if (Offset + PL.Bytes > 32764 + 4) {
+        error(P.Loc, "parameters exceed 32764 bytes at '" + P.Name + "'");
+        break;
+      }
+      if (PF.IsEntry)
+        Info.Params.push_back({P.Name, Offset, PL.Bytes, Al});
+      Symbol S;
+      S.Type = P.Type;
+      if (P.Space == StateSpace::Reg) {
+        Type *Ty = llvmType(Ctx, P.Type);
+        if (!Ty || P.ArrayCount || P.VectorWidth) {
+          error(P.Loc, "register parameter '" + P.Name + "' has no valid type");
+          continue;
+        }
+        S.K = Symbol::Reg;
+        S.Slot = createSlot(Ty, P.Name);
+        if (IsReturn) {
+          RegReturns.push_back({S.Slot, Offset});
+        } else {
+          Value *Src = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Base, Offset);
+          B.CreateStore(B.CreateAlignedLoad(Ty, Src, Align(Al)), S.Slot);
+        }
+      } else {
+        S.K = Symbol::Param;
+        S.ParamOffset = Offset;
+        S.ParamBase = Base;
+      }
+      Scopes.back().Names[P.Name] = S;
+      Offset += PL.Bytes;
     }
-    unsigned ElemBytes = byteSize(P.Type) * std::max(1u, P.VectorWidth);
-    uint64_t Size = uint64_t(ElemBytes) * std::max<uint64_t>(1, P.ArrayCount);
-    unsigned Al = P.Align ? P.Align : ElemBytes;
-    if (Al == 0 || (Al & (Al - 1))) {
-      error(P.Loc, "parameter '" + P.Name + "' has invalid alignment");
-      Al = 1;
-    }
-    Offset = (Offset + Al - 1) & ~(Al - 1);
-    if (Offset + Size > 32764 + 4) {
-      error(P.Loc, "kernel parameters exceed 32764 bytes at '" + P.Name + "'");
-      break;
-    }
-    Info.Params.push_back({P.Name, Offset, uint32_t(Size), Al});
-    Symbol S;
-    S.K = Symbol::Param;
-    S.Type = P.Type;
-    S.ParamOffset = Offset;
-    Scopes.back().Names[P.Name] = S;
-    Offset += Size;
-  }
+    return Offset;
+  };
+  uint32_t Offset = layOut(PF.Params, ParamBuf, false);
   Info.ParamBufferSize = (Offset + 7) & ~7u;
+  if (!PF.IsEntry)
+    layOut(PF.Returns, RetBuf, true);
 
   BasicBlock *Body = BasicBlock::Create(Ctx, "body", Fn);
   B.CreateBr(Body);
@@ -254,7 +293,7 @@ void FunctionLowering::run() {
   collectLabels(*PF.Body);
   lowerBlock(*PF.Body);
   if (!B.GetInsertBlock()->getTerminator())
-    B.CreateRetVoid();
+    emitReturn();
   // Blocks that nothing branches to (after ret/bra) may be empty.
   for (BasicBlock &BB : *Fn)
     if (!BB.getTerminator()) {
@@ -262,12 +301,22 @@ void FunctionLowering::run() {
       TB.CreateUnreachable();
     }
 
+  if (!PF.IsEntry)
+    return;
   for (GlobalVariable &GV : ML.IR->globals())
     if (GV.getAddressSpace() == addrspace::Shared) {
       if (GV.hasMetadata("cuhip.dynamic_shared"))
         Info.UsesDynamicShared = true;
     }
   ML.Kernels.push_back(std::move(Info));
+}
+
+void FunctionLowering::emitReturn() {
+  for (auto [Slot, Off] : RegReturns) {
+    Value *Dst = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), RetBuf, Off);
+    B.CreateStore(B.CreateLoad(Slot->getAllocatedType(), Slot), Dst);
+  }
+  B.CreateRetVoid();
 }
 
 Symbol *FunctionLowering::lookup(StringRef Name) {
@@ -344,7 +393,10 @@ void FunctionLowering::declare(const VarDecl &D) {
     S.Names[D.Name] = Sym;
     return;
   }
+  case StateSpace::Param:
   case StateSpace::Local: {
+    // .local arrays and the .param variables of call sequences are the
+    // thread's own memory.
     Type *ElemTy = llvmType(Ctx, D.Type);
     uint64_t Count = 1;
     for (uint64_t Dim : D.Dims)
@@ -357,12 +409,18 @@ void FunctionLowering::declare(const VarDecl &D) {
       ElemTy = FixedVectorType::get(ElemTy, D.VectorWidth);
     Type *Ty = D.Dims.empty() ? ElemTy : ArrayType::get(ElemTy, Count);
     AllocaInst *A = createSlot(Ty, D.Name);
-    A->setAlignment(Align(D.Align ? D.Align : std::max(1u, byteSize(D.Type))));
+    unsigned Al = D.Align ? D.Align
+                          : std::max(1u, byteSize(D.Type)) *
+                                std::max(1u, D.VectorWidth);
+    A->setAlignment(Align(Al));
     Symbol Sym;
     Sym.K = Symbol::Var;
     Sym.LocalVar = A;
     Sym.Type = D.Type;
-    Sym.Space = StateSpace::Local;
+    Sym.Space = D.Space;
+    Sym.Bytes = uint32_t(Count * std::max(1u, byteSize(D.Type)) *
+                         std::max(1u, D.VectorWidth));
+    Sym.Alignment = Al;
     S.Names[D.Name] = Sym;
     return;
   }
@@ -497,8 +555,8 @@ Value *FunctionLowering::symbolAddress(const Operand &O, StringRef Name,
                                        ? B.getInt32Ty()
                                        : B.getInt64Ty());
   case Symbol::Param:
-    return B.CreatePtrToInt(B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ParamBuf,
-                                                         S->ParamOffset),
+    return B.CreatePtrToInt(B.CreateConstInBoundsGEP1_32(
+                                B.getInt8Ty(), S->ParamBase, S->ParamOffset),
                             B.getInt64Ty());
   case Symbol::Reg:
     break;
@@ -755,8 +813,13 @@ Value *FunctionLowering::addressOf(const Operand &O, StateSpace Space,
     Symbol *S = lookup(Base);
     if (S && S->K == Symbol::Param) {
       PtrTy = PointerType::get(Ctx, 0);
-      return B.CreateInBoundsGEP(B.getInt8Ty(), ParamBuf,
+      return B.CreateInBoundsGEP(B.getInt8Ty(), S->ParamBase,
                                  B.getInt64(int64_t(S->ParamOffset) + Off));
+    }
+    if (S && S->K == Symbol::Var && S->LocalVar &&
+        S->Space == StateSpace::Param) {
+      PtrTy = PointerType::get(Ctx, 0);
+      return B.CreateInBoundsGEP(B.getInt8Ty(), S->LocalVar, B.getInt64(Off));
     }
   }
   Value *Addr;

@@ -42,7 +42,142 @@ static void lowerBranch(FunctionLowering &L, const Instruction &I) {
 }
 
 static void lowerReturn(FunctionLowering &L, const Instruction &I) {
-  L.B.CreateRetVoid();
+  if (I.Opcode == "exit" && !L.PF.IsEntry) {
+    // exit ends the thread even from inside a device function.
+    L.B.CreateIntrinsic(Intrinsic::nvvm_exit, ArrayRef<Type *>{},
+                        ArrayRef<Value *>{});
+    L.B.CreateUnreachable();
+    return;
+  }
+  L.emitReturn();
+}
+
+namespace {
+/// One argument or return value of a call: the .param variable or register
+/// that holds it, and where it sits in the packed buffer.
+struct CallSlot {
+  const Operand *Op;
+  Symbol *Sym;
+  uint32_t Offset, Bytes;
+};
+
+/// Lays out a call's argument (or return) list the way PTX lays out a
+/// parameter list, which is how the callee reads it.
+bool layOutCallList(FunctionLowering &L, const Operand *List,
+                    SmallVectorImpl<CallSlot> &Out, uint32_t &Total,
+                    uint32_t &MaxAlign) {
+  Total = 0;
+  MaxAlign = 8;
+  if (!List)
+    return true;
+  for (const Operand &E : List->Elements) {
+    Symbol *S = (E.K == Operand::Register || E.K == Operand::Symbol)
+                    ? L.lookup(E.Name)
+                    : nullptr;
+    uint32_t Bytes, Al;
+    if (S && S->K == Symbol::Var && S->LocalVar &&
+        S->Space == StateSpace::Param) {
+      Bytes = S->Bytes;
+      Al = S->Alignment;
+    } else if (S && S->K == Symbol::Reg) {
+      Bytes = std::max(1u, byteSize(S->Type));
+      Al = Bytes;
+    } else {
+      L.error(E.Loc, "call arguments and results must be .param variables or "
+                     "registers ('" + E.Name + "')");
+      return false;
+    }
+    Total = (Total + Al - 1) & ~(Al - 1);
+    Out.push_back({&E, S, Total, Bytes});
+    Total += Bytes;
+    MaxAlign = std::max(MaxAlign, Al);
+  }
+  return true;
+}
+} // namespace
+
+/// call[.uni] [(rets),] callee[, (args)][, prototype]. The callee is a
+/// function symbol or, for indirect calls, a register holding its address.
+static void lowerCall(FunctionLowering &L, const Instruction &I) {
+  const auto &Ops = I.Operands;
+  const Operand *Rets = nullptr, *Callee = nullptr, *Args = nullptr;
+  size_t Idx = 0;
+  if (Ops.size() >= 2 && Ops[0].K == Operand::Vector &&
+      Ops[1].K != Operand::Vector) {
+    Rets = &Ops[0];
+    Idx = 1;
+  }
+  if (Idx >= Ops.size() || Ops[Idx].K == Operand::Vector) {
+    L.error(I.Loc, "call without a callee");
+    return;
+  }
+  Callee = &Ops[Idx++];
+  if (Idx < Ops.size() && Ops[Idx].K == Operand::Vector)
+    Args = &Ops[Idx++];
+
+  Type *Ptr = PointerType::get(L.Ctx, 0);
+  FunctionType *FT = FunctionType::get(Type::getVoidTy(L.Ctx), {Ptr, Ptr}, false);
+  Value *Target = nullptr;
+  Symbol *CS = L.lookup(Callee->Name);
+  if (CS && CS->K == Symbol::Reg) {
+    Value *Addr = L.readOperand(*Callee, L.B.getInt64Ty(), false);
+    if (!Addr)
+      return;
+    Target = L.B.CreateIntToPtr(Addr, Ptr);
+  } else if (llvm::Function *F = L.ML.IR->getFunction(Callee->Name)) {
+    if (F->hasFnAttribute("cuhip-kernel")) {
+      L.error(Callee->Loc, "'" + Callee->Name + "' is a kernel and cannot be called");
+      return;
+    }
+    Target = F;
+  } else {
+    L.error(Callee->Loc, "call to undeclared function '" + Callee->Name + "'");
+    return;
+  }
+
+  SmallVector<CallSlot> ArgSlots, RetSlots;
+  uint32_t ArgBytes, ArgAlign, RetBytes, RetAlign;
+  if (!layOutCallList(L, Args, ArgSlots, ArgBytes, ArgAlign) ||
+      !layOutCallList(L, Rets, RetSlots, RetBytes, RetAlign))
+    return;
+  auto buffer = [&](uint32_t Bytes, uint32_t Al, const char *Name) {
+    AllocaInst *A = L.createSlot(
+        ArrayType::get(L.B.getInt8Ty(), std::max(8u, Bytes)), Name);
+    A->setAlignment(Align(Al));
+    return A;
+  };
+  AllocaInst *ArgBuf = buffer(ArgBytes, ArgAlign, "call.args");
+  AllocaInst *RetBuf = buffer(RetBytes, RetAlign, "call.ret");
+  for (const CallSlot &S : ArgSlots) {
+    Value *Dst = L.B.CreateConstInBoundsGEP1_32(L.B.getInt8Ty(), ArgBuf, S.Offset);
+    if (S.Sym->K == Symbol::Reg)
+      L.B.CreateStore(L.B.CreateLoad(S.Sym->Slot->getAllocatedType(), S.Sym->Slot),
+                      Dst);
+    else
+      L.B.CreateMemCpy(Dst, Align(1), S.Sym->LocalVar, Align(1), S.Bytes);
+  }
+  L.B.CreateCall(FT, Target, {RetBuf, ArgBuf});
+  for (const CallSlot &S : RetSlots) {
+    Value *Src = L.B.CreateConstInBoundsGEP1_32(L.B.getInt8Ty(), RetBuf, S.Offset);
+    if (S.Sym->K == Symbol::Reg)
+      L.B.CreateStore(L.B.CreateLoad(S.Sym->Slot->getAllocatedType(), Src),
+                      S.Sym->Slot);
+    else
+      L.B.CreateMemCpy(S.Sym->LocalVar, Align(1), Src, Align(1), S.Bytes);
+  }
+}
+
+/// trap and brkpt end the kernel with an error; nanosleep only promises a
+/// delay of at most its operand.
+static void lowerTrap(FunctionLowering &L, const Instruction &I) {
+  L.B.CreateIntrinsic(I.Opcode == "brkpt" ? Intrinsic::debugtrap : Intrinsic::trap,
+                      ArrayRef<Type *>{}, ArrayRef<Value *>{});
+}
+
+static void lowerNanosleep(FunctionLowering &L, const Instruction &I) {
+  Value *T = L.read(I, 0, L.B.getInt32Ty(), false);
+  if (T)
+    L.B.CreateIntrinsic(Intrinsic::nvvm_nanosleep, ArrayRef<Type *>{}, {T});
 }
 
 void registerControlInstructions(OpcodeTable &T) {
@@ -51,6 +186,10 @@ void registerControlInstructions(OpcodeTable &T) {
   T["bra"] = lowerBranch;
   T["ret"] = lowerReturn;
   T["exit"] = lowerReturn;
+  T["call"] = lowerCall;
+  T["trap"] = lowerTrap;
+  T["brkpt"] = lowerTrap;
+  T["nanosleep"] = lowerNanosleep;
 }
 
 } // namespace cuhip::ptx::lower

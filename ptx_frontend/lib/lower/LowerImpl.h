@@ -80,10 +80,24 @@ struct Symbol {
   AllocaInst *Slot = nullptr;      // Reg
   ScalarType Type = ScalarType::None;
   GlobalVariable *GV = nullptr;    // Var in global/shared/const
-  AllocaInst *LocalVar = nullptr;  // Var in .local
+  AllocaInst *LocalVar = nullptr;  // Var in .local, or a call's .param
   StateSpace Space = StateSpace::None;
-  uint32_t ParamOffset = 0;        // Param
+  uint32_t ParamOffset = 0;        // Param: offset in ParamBase
+  Value *ParamBase = nullptr;      // Param: the argument or return buffer
+  uint32_t Bytes = 0, Alignment = 1; // Var: size and alignment
 };
+
+/// Size and alignment of a parameter as PTX lays out parameter lists.
+struct ParamLayout {
+  uint32_t Bytes = 0, Alignment = 1;
+};
+inline ParamLayout paramLayout(const Param &P) {
+  unsigned ElemBytes = byteSize(P.Type) * std::max(1u, P.VectorWidth);
+  ParamLayout L;
+  L.Bytes = uint32_t(uint64_t(ElemBytes) * std::max<uint64_t>(1, P.ArrayCount));
+  L.Alignment = P.Align ? P.Align : ElemBytes;
+  return L;
+}
 
 /// Rounding and flushing modifiers that an instruction carries.
 struct FloatMods {
@@ -116,6 +130,8 @@ public:
       : ML(ML), PF(F), Ctx(ML.Ctx), B(ML.Ctx) {}
 
   void run();
+  /// `ret`: hands register return values back, then returns.
+  void emitReturn();
 
   // Everything below is used by the instruction families' handlers.
   ModuleLowering &ML;
@@ -123,7 +139,10 @@ public:
   LLVMContext &Ctx;
   IRBuilder<> B;
   llvm::Function *Fn = nullptr;
-  Argument *ParamBuf = nullptr;
+  Argument *ParamBuf = nullptr;  // kernels: parameters; .func: arguments
+  Argument *RetBuf = nullptr;    // .func: return values
+  /// .func return values declared as registers: copied to RetBuf at `ret`.
+  SmallVector<std::pair<AllocaInst *, uint32_t>> RegReturns;
   BasicBlock *AllocaBlock = nullptr;
   KernelInfo Info;
 
@@ -209,6 +228,9 @@ public:
     return B.CreateIntrinsic(ID, Tys, Args);
   }
 
+  /// PTX's hidden CC.CF carry flag of the .cc / addc / subc / madc chain;
+  /// an i1 slot created on first use by LowerInteger.cpp.
+  AllocaInst *CarryFlag = nullptr;
 };
 
 /// An instruction handler: lowers one PTX instruction at L's insertion point,

@@ -56,6 +56,8 @@ static_assert(offsetof(BlockContext, Status) == 56);
 static_assert(offsetof(BlockContext, WorkerId) == 60);
 static_assert(offsetof(BlockContext, NumWorkers) == 64);
 
+using BlockFunction = void (*)(const void *Params, BlockContext *Ctx);
+
 /// Per-thread exchange area at the start of a thread's frame, through which
 /// a warp-level collective gets its operands and hands back its result.
 struct WarpExchange {
@@ -109,13 +111,44 @@ extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
 /// %globaltimer: nanoseconds.
 extern "C" uint64_t cuhip_globaltimer(void);
 
+/// Why a block stopped early.
+enum TrapCode : uint32_t {
+  TrapNone = 0,
+  TrapInstruction = 1, // trap
+  TrapBreakpoint = 2,  // brkpt
+  TrapAssert = 3,      // a failed device-side assert
+};
+
+/// Where a thread that traps goes: the runtime sets CurrentTrap (with
+/// setjmp) around each block it runs; cuhip_trap longjmps back to it. The
+/// generated code has no destructors to run, so unwinding it this way is
+/// safe.
+struct TrapContext {
+  void *JumpBuffer[40]; // a jmp_buf
+  uint32_t Code = TrapNone;
+};
+extern thread_local TrapContext *CurrentTrap;
+extern "C" [[noreturn]] void cuhip_trap(uint32_t Code);
+
+/// Runs one block under a trap context; returns its TrapCode.
+uint32_t runBlockGuarded(BlockFunction Fn, const void *Params, BlockContext *Ctx);
+
+/// The device library: functions PTX declares .extern and calls (printf,
+/// assert, malloc, free), implemented on the host. Generated code calls
+/// them as `cuhip_device_<name>(ret, args, ctx, tid.x, tid.y, tid.z)` with
+/// the call's packed return and argument buffers.
+using DeviceLibraryFunction = void (*)(void *Ret, const void *Args,
+                                       const BlockContext *Ctx, uint32_t TidX,
+                                       uint32_t TidY, uint32_t TidZ);
+/// The implementation of a PTX .extern function name, or nullptr.
+DeviceLibraryFunction deviceLibraryFunction(const std::string &Name);
+
 enum BlockStatus : uint32_t {
   BlockOk = 0,
   /// Threads of one block waited at different barriers (undefined in CUDA).
   BlockDivergentBarrier = 1,
 };
 
-using BlockFunction = void (*)(const void *Params, BlockContext *Ctx);
 
 /// Per-kernel facts the runtime needs to launch a block function.
 struct HostKernelLayout {

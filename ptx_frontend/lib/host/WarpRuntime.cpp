@@ -233,6 +233,25 @@ extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
   }
   if (!Any)
     return 1;
+  // bar.red: reduce the waiting threads' predicates, hand everyone the
+  // result.
+  WarpOp Op = Barrier < S->NumRegions ? WarpOp(S->OpOfRegion[Barrier])
+                                      : WarpOp::None;
+  if (Op == WarpOp::BarRedPopc || Op == WarpOp::BarRedAnd ||
+      Op == WarpOp::BarRedOr) {
+    uint32_t Count = 0, Waiting = 0;
+    for (uint32_t T = 0; T < Threads; ++T)
+      if (stateOf(Frames, S, T) == LaneAtBarrier) {
+        ++Waiting;
+        Count += exchange(Frames, S->FrameBytes, T).Value & 1;
+      }
+    uint64_t R = Op == WarpOp::BarRedPopc  ? Count
+                 : Op == WarpOp::BarRedAnd ? uint64_t(Count == Waiting)
+                                           : uint64_t(Count != 0);
+    for (uint32_t T = 0; T < Threads; ++T)
+      if (stateOf(Frames, S, T) == LaneAtBarrier)
+        exchange(Frames, S->FrameBytes, T).Result = R;
+  }
   for (uint32_t T = 0; T < Threads; ++T)
     if (stateOf(Frames, S, T) == LaneAtBarrier)
       stateOf(Frames, S, T) = LaneRunnable;

@@ -98,21 +98,27 @@ bool isBarrier(const Instruction &I) {
 }
 
 constexpr const char *WarpCutName = "cuhip.warp.cut";
+// A block barrier that also runs a block-wide collective (bar.red).
+constexpr const char *BlockCutName = "cuhip.block.cut";
 
-bool isWarpCut(const Instruction &I) {
+bool isMarker(const Instruction &I, StringRef Name) {
   if (auto *CI = dyn_cast<CallInst>(&I))
     if (Function *F = CI->getCalledFunction())
-      return F->getName() == WarpCutName;
+      return F->getName() == Name;
   return false;
 }
+bool isWarpCut(const Instruction &I) { return isMarker(I, WarpCutName); }
+bool isBlockCut(const Instruction &I) { return isMarker(I, BlockCutName); }
 
-bool isCut(const Instruction &I) { return isBarrier(I) || isWarpCut(I); }
+bool isCut(const Instruction &I) {
+  return isBarrier(I) || isWarpCut(I) || isBlockCut(I);
+}
 
 /// How a collective intrinsic passes its operands and gets its result.
 struct CollectiveInfo {
   Intrinsic::ID ID;
   WarpOp Op;
-  enum Form { Shfl, Vote, Match, Redux, Mask, None } F;
+  enum Form { Shfl, Vote, Match, Redux, Mask, None, BarRed } F;
 };
 
 const CollectiveInfo *collectiveInfo(const Instruction &I) {
@@ -144,6 +150,12 @@ const CollectiveInfo *collectiveInfo(const Instruction &I) {
       {Intrinsic::nvvm_bar_warp_sync, WarpOp::WarpSync, CollectiveInfo::Mask},
       {Intrinsic::nvvm_activemask, WarpOp::ActiveMask, CollectiveInfo::None},
       {Intrinsic::nvvm_elect_sync, WarpOp::Elect, CollectiveInfo::Mask},
+      {Intrinsic::nvvm_barrier_cta_red_popc_aligned_all, WarpOp::BarRedPopc,
+       CollectiveInfo::BarRed},
+      {Intrinsic::nvvm_barrier_cta_red_and_aligned_all, WarpOp::BarRedAnd,
+       CollectiveInfo::BarRed},
+      {Intrinsic::nvvm_barrier_cta_red_or_aligned_all, WarpOp::BarRedOr,
+       CollectiveInfo::BarRed},
   };
   auto *II = dyn_cast<IntrinsicInst>(&I);
   if (!II)
@@ -188,6 +200,7 @@ private:
   SmallVector<BasicBlock *> RegionEntries; // [0] = entry
   DenseMap<BasicBlock *, int> BarrierId;   // cut block -> region id
   SmallVector<uint32_t> RegionOp;          // WarpOp per region
+  SmallVector<bool> RegionAtBarrier;       // region starts after a block barrier
   bool HasWarpOps = false;
   uint32_t ExitFlagOffset = 0;             // barrier-only block functions
   uint32_t ResumeOffset = 0, StateOffset = 0; // scheduled block functions
@@ -405,6 +418,8 @@ void WorkGroupBuilder::cutAtCollectives() {
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   FunctionCallee Cut = M.getOrInsertFunction(
       WarpCutName, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
+  FunctionCallee BlockCut = M.getOrInsertFunction(
+      BlockCutName, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
   Value *Frame = Thread->getArg(ArgFrame);
   for (auto [Call, CI] : Calls) {
     IRBuilder<> B(Call);
@@ -436,10 +451,14 @@ void WorkGroupBuilder::cutAtCollectives() {
     case CollectiveInfo::Mask: // (mask)
       store32(Call->getArgOperand(0), XMask);
       break;
+    case CollectiveInfo::BarRed: // (id, pred): a block barrier that reduces
+      storeValue(Call->getArgOperand(1));
+      break;
     case CollectiveInfo::None:
       break;
     }
-    B.CreateCall(Cut, {B.getInt32(uint32_t(CI->Op))});
+    B.CreateCall(CI->F == CollectiveInfo::BarRed ? BlockCut : Cut,
+                 {B.getInt32(uint32_t(CI->Op))});
     // The result, after the cut.
     Type *RT = Call->getType();
     Value *Result = nullptr;
@@ -470,6 +489,7 @@ Error WorkGroupBuilder::splitAtCuts() {
       Cuts.push_back(&I);
   RegionEntries.push_back(&Thread->getEntryBlock());
   RegionOp.push_back(uint32_t(WarpOp::None));
+  RegionAtBarrier.push_back(false);
   for (Instruction *C : Cuts) {
     if (auto *II = dyn_cast<IntrinsicInst>(C);
         II && II->getIntrinsicID() ==
@@ -484,10 +504,11 @@ Error WorkGroupBuilder::splitAtCuts() {
     BarrierId[BB] = RegionEntries.size();
     RegionEntries.push_back(BB);
     RegionOp.push_back(
-        isWarpCut(*C)
+        isWarpCut(*C) || isBlockCut(*C)
             ? uint32_t(cast<ConstantInt>(cast<CallInst>(C)->getArgOperand(0))
                            ->getZExtValue())
             : uint32_t(WarpOp::None));
+    RegionAtBarrier.push_back(!isWarpCut(*C));
   }
   Layout.NumRegions = RegionEntries.size();
   return Error::success();
@@ -764,7 +785,7 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
         if (It == BarrierId.end())
           continue;
         // Leaving the region at a cut: remember where to resume and why.
-        bool Warp = RegionOp[It->second] != uint32_t(WarpOp::None);
+        bool Warp = !RegionAtBarrier[It->second];
         BasicBlock *Edge = BasicBlock::Create(
             Ctx, (Warp ? "to.warp" : "to.barrier") + Twine(It->second), BlockFn);
         IRBuilder<> EB(Edge);
@@ -1082,8 +1103,9 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
     if (Function *F = M.getFunction(K.Name))
       F->eraseFromParent();
   // Shared variables have become arena offsets; drop what is left of them.
-  if (Function *Cut = M.getFunction(WarpCutName))
-    Cut->eraseFromParent();
+  for (const char *Marker : {WarpCutName, BlockCutName})
+    if (Function *Cut = M.getFunction(Marker))
+      Cut->eraseFromParent();
   if (Error E = checkStandaloneFunctions(M))
     return E;
   // Device functions that stayed functions reach the device library

@@ -16,8 +16,31 @@ static void lowerBarrier(FunctionLowering &L, const Instruction &I) {
     lowerWarpSync(L, I);
     return;
   }
-  if (!Sync || I.hasModifier("arrive") || I.hasModifier("red") ||
-      I.Operands.empty() || I.Operands.size() > 2) {
+  if (I.hasModifier("red")) {
+    // bar.red.popc.u32 d, a{, b}, {!}c;  bar.red.{and,or}.pred p, a{, b}, {!}c;
+    bool Popc = I.hasModifier("popc");
+    Intrinsic::ID ID = Popc ? Intrinsic::nvvm_barrier_cta_red_popc_aligned_all
+                       : I.hasModifier("and")
+                           ? Intrinsic::nvvm_barrier_cta_red_and_aligned_all
+                       : I.hasModifier("or")
+                           ? Intrinsic::nvvm_barrier_cta_red_or_aligned_all
+                           : Intrinsic::not_intrinsic;
+    if (ID == Intrinsic::not_intrinsic || I.Operands.size() != 3) {
+      L.unsupported(I, I.Operands.size() == 4
+                           ? "bar.red with a thread count is not implemented yet"
+                           : "expected bar.red.{popc,and,or} d, a, {!}c");
+      return;
+    }
+    Value *Id = L.read(I, 1, L.B.getInt32Ty(), false);
+    Value *P = L.read(I, 2, L.B.getInt1Ty(), false);
+    if (!Id || !P)
+      return;
+    L.write(I.Operands[0], L.B.CreateIntrinsic(ID, ArrayRef<Type *>{}, {Id, P}),
+            false);
+    return;
+  }
+  if (!Sync || I.hasModifier("arrive") || I.Operands.empty() ||
+      I.Operands.size() > 2) {
     L.unsupported(I);
     return;
   }

@@ -78,6 +78,8 @@ enum class WarpOp : uint32_t {
   ReduxAdd, ReduxMin, ReduxMax, ReduxUMin, ReduxUMax, ReduxAnd, ReduxOr,
   ReduxXor,
   WarpSync, ActiveMask, Elect,
+  // Block-wide: bar.red reduces a predicate over the block at a barrier.
+  BarRedPopc, BarRedAnd, BarRedOr,
 };
 
 /// A lane's scheduling state in the frame (scheduled block functions only).

@@ -366,7 +366,12 @@ bool parseCase(const std::string &Path, Case &C, std::string &Err) {
       std::string A, V;
       In >> A;
       Param P;
-      if (parseType(A, P.T)) {
+      // A buffer's name wins over a type name: `param b64` with a buffer
+      // called b64 passes the buffer.
+      bool IsBuffer = false;
+      for (const auto &B : C.Buffers)
+        IsBuffer = IsBuffer || B.Name == A;
+      if (!IsBuffer && parseType(A, P.T)) {
         In >> V;
         Value X;
         if (!parseValue(V, P.T, X, Err))

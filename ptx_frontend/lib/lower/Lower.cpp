@@ -354,6 +354,10 @@ void FunctionLowering::declare(const VarDecl &D) {
   Scope &S = Scopes.back();
   switch (D.Space) {
   case StateSpace::Reg: {
+    if (S.Names.count(D.Name) || S.Ranges.count(D.Name)) {
+      error(D.Loc, "redefinition of register '" + D.Name + "' in the same scope");
+      return;
+    }
     Type *Ty = llvmType(Ctx, D.Type);
     if (!Ty) {
       error(D.Loc, "register '" + D.Name + "' has no valid type");

@@ -121,7 +121,9 @@ GlobalVariable *ModuleLowering::declareVariable(const VarDecl &D,
       L = GlobalValue::ExternalLinkage;
   }
   std::string Name = (Prefix + D.Name).str();
-  auto *GV = new GlobalVariable(*IR, Ty, D.Space == StateSpace::Const, L,
+  // .const variables are not IR constants: the host writes them between
+  // launches (cudaMemcpyToSymbol), so their initializer is only the start.
+  auto *GV = new GlobalVariable(*IR, Ty, /*isConstant=*/false, L,
                                 External && D.Space != StateSpace::Shared
                                     ? nullptr
                                     : Init,
@@ -893,6 +895,7 @@ static const OpcodeTable &opcodeTable() {
     registerMemoryInstructions(T);
     registerControlInstructions(T);
     registerWarpInstructions(T);
+    registerMatrixInstructions(T);
     for (const char *Op : {"add", "sub", "mul", "mad", "div", "rem", "min",
                            "max", "abs", "neg"})
       T[Op] = lowerArithmetic;

@@ -1,4 +1,4 @@
-//===- LowerMemory.cpp - Loads, stores, atomics, fences, async copies -------===//
+//===- LowerMemory.cpp - Loads, stores, atomics, fences, cp.async ---------===//
 //
 // ld/ldu/st in every state space, cvta between windows, atom/red, membar/
 // fence, prefetch and cp.async. Every modifier is classified: performance
@@ -19,8 +19,8 @@
 //                              threads. A block's threads never run
 //                              concurrently there, so "block" may be as weak
 //                              as a compiler barrier.
-// Vector and .b128 accesses are sets of element accesses in the memory model,
-// so an ordered vector access becomes one ordered access per element.
+// Vector accesses are sets of element accesses in the memory model, so an
+// ordered vector access becomes one ordered access per element.
 //
 //===----------------------------------------------------------------------===//
 #include "LowerImpl.h"
@@ -62,9 +62,9 @@ static AtomicOrdering casFailureOrdering(AtomicOrdering Ord) {
   }
 }
 
-/// A state-space modifier: Generic if M is not one. `.shared::cluster`
-/// reaches other blocks' shared memory, which clusters would need; it is
-/// reported by the callers.
+/// Sets S and returns true if M names a state space. `.shared::cluster` is
+/// not one here: it reaches other blocks' shared memory, which needs
+/// clusters, and the callers report it.
 static bool parseSpaceModifier(StringRef M, StateSpace &S) {
   if (M == "global")
     S = StateSpace::Global;
@@ -156,7 +156,8 @@ static bool parseAccessForm(FunctionLowering &L, const Instruction &I,
       F.Scope = M;
     } else if ((IsLoad && (M == "ca" || M == "cg" || M == "cs" || M == "lu" ||
                            M == "cv")) ||
-               (!IsLoad && (M == "wb" || M == "cg" || M == "cs" || M == "wt"))) {
+               (!IsLoad &&
+                (M == "wb" || M == "cg" || M == "cs" || M == "wt"))) {
       if (!F.CacheOp.empty())
         return bad("more than one cache operator");
       F.CacheOp = M;
@@ -169,8 +170,8 @@ static bool parseAccessForm(FunctionLowering &L, const Instruction &I,
       F.Eviction = true;
     } else if (M == "L2::cache_hint") {
       F.CacheHint = true;
-    } else if (IsLoad && (M == "L2::64B" || M == "L2::128B" ||
-                          M == "L2::256B")) {
+    } else if (IsLoad &&
+               (M == "L2::64B" || M == "L2::128B" || M == "L2::256B")) {
       F.PrefetchSize = true;
     } else if (M == "v2" || M == "v4" || M == "v8") {
       if (F.Vec != 1)
@@ -213,8 +214,8 @@ static bool parseAccessForm(FunctionLowering &L, const Instruction &I,
   if (Ordered && F.Scope.empty())
     return bad("." + F.Sem + " requires a scope (.cta, .cluster, .gpu, .sys)");
   if (!Ordered && !F.Scope.empty())
-    return bad("a scope needs .relaxed, ." +
-               std::string(IsLoad ? "acquire" : "release"));
+    return bad(IsLoad ? "a scope needs .relaxed or .acquire"
+                      : "a scope needs .relaxed or .release");
   if ((Ordered || F.Sem == "volatile") && F.Space != StateSpace::Global &&
       F.Space != StateSpace::Shared && F.Space != StateSpace::Generic &&
       // nvcc emits .volatile for volatile automatic variables; .local is
@@ -250,7 +251,9 @@ static bool parseAccessForm(FunctionLowering &L, const Instruction &I,
     bool Wide = (F.Vec == 8 && Bits == 32) || (F.Vec == 4 && Bits == 64);
     if (F.Vec == 8 && Bits != 32)
       return bad(".v8 takes 32-bit element types only");
-    if (Wide && (!GlobalOrGeneric || IsLdu))
+    if (Wide && IsLdu)
+      return bad("ldu vectors hold at most 128 bits");
+    if (Wide && !GlobalOrGeneric)
       return bad("256-bit vectors are supported on the .global space only");
   }
 
@@ -284,8 +287,8 @@ static bool checkDataRegister(FunctionLowering &L, const Instruction &I,
   ScalarType RT = S->Type;
   auto bad = [&](const Twine &Why) {
     invalid(L, O.Loc, I,
-            "register '" + O.Name + "' (." +
-                std::string(scalarTypeName(RT)) + ") " + Why);
+            "register '" + O.Name + "' (." + std::string(scalarTypeName(RT)) +
+                ") " + Why);
     return false;
   };
   if (RT == ScalarType::Pred)
@@ -369,10 +372,16 @@ static void lowerLoadStore(FunctionLowering &L, const Instruction &I,
     Ord = AtomicOrdering::Monotonic;
   if (!F.Scope.empty())
     SSID = syncScopeOf(L, F.Scope);
-  // Read-only data: .nc and ldu promise it, .param and .const cannot be
-  // written while a kernel runs.
-  bool Invariant = F.NonCoherent || IsLdu || F.Space == StateSpace::Param ||
-                   F.Space == StateSpace::Const;
+  // Read-only data: .nc and ldu promise it, and a kernel's parameters and
+  // .const memory cannot be written while it runs. The .param variables of
+  // call sequences and .func parameters are rewritten for every call.
+  bool KernelParam = false;
+  if (F.Space == StateSpace::Param && L.PF.IsEntry && !AddrOp.Name.empty()) {
+    Symbol *S = L.lookup(AddrOp.Name);
+    KernelParam = S && S->K == Symbol::Param;
+  }
+  bool Invariant =
+      F.NonCoherent || IsLdu || KernelParam || F.Space == StateSpace::Const;
 
   Type *PtrTy;
   Value *Ptr = L.addressOf(AddrOp, F.Space, PtrTy);
@@ -495,8 +504,8 @@ static void lowerCvta(FunctionLowering &L, const Instruction &I) {
 /// Atomically replaces the IntTy-sized word at Ptr by Update(old bits) with a
 /// compare-exchange loop; returns the old bits. Used where LLVM has no
 /// read-modify-write operation with PTX's exact semantics.
-static Value *emitCasLoop(FunctionLowering &L, Value *Ptr, Type *IntTy,
-                          Align A, AtomicOrdering Ord, SyncScope::ID SSID,
+static Value *emitCasLoop(FunctionLowering &L, Value *Ptr, Type *IntTy, Align A,
+                          AtomicOrdering Ord, SyncScope::ID SSID,
                           function_ref<Value *(Value *)> Update) {
   IRBuilder<> &B = L.B;
   LoadInst *Init = B.CreateAlignedLoad(IntTy, Ptr, A, "atom.init");
@@ -614,8 +623,8 @@ static Value *emitAtomicElement(FunctionLowering &L, const Instruction &I,
   Align A(byteSize(T));
   const std::string &Op = F.Op;
   if (Op == "cas") {
-    auto *X = B.CreateAtomicCmpXchg(Ptr, V, C, A, Ord, casFailureOrdering(Ord),
-                                    SSID);
+    auto *X =
+        B.CreateAtomicCmpXchg(Ptr, V, C, A, Ord, casFailureOrdering(Ord), SSID);
     return B.CreateExtractValue(X, 0);
   }
   // The ISA: atom/red.add.f32 on global memory flushes subnormal inputs and
@@ -626,32 +635,28 @@ static Value *emitAtomicElement(FunctionLowering &L, const Instruction &I,
   bool GlobalMemory = F.Space == StateSpace::Global || F.Vec > 1;
   if (T == ScalarType::F32 && Op == "add" && GlobalMemory) {
     Value *Bf = L.flush(V);
-    Value *Old = emitCasLoop(L, Ptr, B.getInt32Ty(), A, Ord, SSID,
-                             [&](Value *OldBits) {
-                               Value *O = L.flush(
-                                   B.CreateBitCast(OldBits, B.getFloatTy()));
-                               return B.CreateBitCast(
-                                   L.flush(B.CreateFAdd(O, Bf)),
-                                   B.getInt32Ty());
-                             });
+    Value *Old =
+        emitCasLoop(L, Ptr, B.getInt32Ty(), A, Ord, SSID, [&](Value *OldBits) {
+          Value *O = L.flush(B.CreateBitCast(OldBits, B.getFloatTy()));
+          return B.CreateBitCast(L.flush(B.CreateFAdd(O, Bf)), B.getInt32Ty());
+        });
     return B.CreateBitCast(Old, Ty);
   }
   if (T == ScalarType::F16 || T == ScalarType::BF16) {
     Value *VBits = B.CreateBitCast(V, B.getInt16Ty());
     bool IsBF16 = T == ScalarType::BF16;
-    Value *Old = emitCasLoop(L, Ptr, B.getInt16Ty(), A, Ord, SSID,
-                             [&](Value *OldBits) {
-                               return IsBF16 ? addBF16Bits(B, OldBits, VBits)
-                                             : addHalfBits(B, OldBits, VBits);
-                             });
+    Value *Old =
+        emitCasLoop(L, Ptr, B.getInt16Ty(), A, Ord, SSID, [&](Value *OldBits) {
+          return IsBF16 ? addBF16Bits(B, OldBits, VBits)
+                        : addHalfBits(B, OldBits, VBits);
+        });
     return B.CreateBitCast(Old, Ty);
   }
   if (T == ScalarType::F16x2 || T == ScalarType::BF16x2) {
     bool IsBF16 = T == ScalarType::BF16x2;
-    return emitCasLoop(L, Ptr, B.getInt32Ty(), A, Ord, SSID,
-                       [&](Value *OldBits) {
-                         return addPairBits(B, OldBits, V, IsBF16);
-                       });
+    return emitCasLoop(
+        L, Ptr, B.getInt32Ty(), A, Ord, SSID,
+        [&](Value *OldBits) { return addPairBits(B, OldBits, V, IsBF16); });
   }
   bool Signed = isSignedInt(T);
   AtomicRMWInst::BinOp BO;
@@ -685,9 +690,7 @@ static void lowerAtomic(FunctionLowering &L, const Instruction &I, bool IsRed) {
                                     "add", "inc", "dec", "min", "max"};
   AtomicForm F;
   bool HaveSpace = false;
-  auto bad = [&](const Twine &Why) {
-    invalid(L, I.Loc, I, Why);
-  };
+  auto bad = [&](const Twine &Why) { invalid(L, I.Loc, I, Why); };
   for (const std::string &M : I.Modifiers) {
     StateSpace S;
     ScalarType T = parseScalarType(M);
@@ -704,8 +707,11 @@ static void lowerAtomic(FunctionLowering &L, const Instruction &I, bool IsRed) {
       L.unsupported(I, "cluster shared memory (.shared::cluster) is not "
                        "modelled; kernels run without clusters");
       return;
-    } else if (M == "relaxed" || M == "release" ||
-               (!IsRed && (M == "acquire" || M == "acq_rel"))) {
+    } else if (M == "relaxed" || M == "release" || M == "acquire" ||
+               M == "acq_rel") {
+      if (IsRed && (M == "acquire" || M == "acq_rel"))
+        return bad("red has no result to acquire; it takes .relaxed or "
+                   ".release");
       if (!F.Sem.empty())
         return bad("more than one memory order");
       F.Sem = M;
@@ -746,8 +752,7 @@ static void lowerAtomic(FunctionLowering &L, const Instruction &I, bool IsRed) {
                (F.Op == "add" || F.Op == "min" || F.Op == "max"));
     if (!Ok)
       return bad("the ISA defines no vector form ." + F.Op + ".v" +
-                 std::to_string(F.Vec) + "." +
-                 std::string(scalarTypeName(T)));
+                 std::to_string(F.Vec) + "." + std::string(scalarTypeName(T)));
     if (F.Space == StateSpace::Shared)
       return bad("vector " + I.Opcode + " works on the .global space only");
     NeedsNoFtz = Half || Packed;
@@ -835,9 +840,7 @@ static void lowerAtomic(FunctionLowering &L, const Instruction &I, bool IsRed) {
 /// uni-directional .release/.acquire forms are release/acquire fences.
 static void lowerFence(FunctionLowering &L, const Instruction &I) {
   bool IsMembar = I.Opcode == "membar";
-  auto bad = [&](const Twine &Why) {
-    invalid(L, I.Loc, I, Why);
-  };
+  auto bad = [&](const Twine &Why) { invalid(L, I.Loc, I, Why); };
   if (I.hasModifier("proxy")) {
     std::string Sem, Scope, Kind;
     bool Uni = false;
@@ -947,9 +950,9 @@ static void lowerPrefetch(FunctionLowering &L, const Instruction &I) {
         (M == "global" || M == "local" || M == "const" || M == "param"))
       Space = M;
     else if (Level.empty() &&
-             (M == "L1" || (!IsU && (M == "L2" || M == "L2::evict_last" ||
-                                     M == "L2::evict_normal" ||
-                                     M == "tensormap"))))
+             (M == "L1" ||
+              (!IsU && (M == "L2" || M == "L2::evict_last" ||
+                        M == "L2::evict_normal" || M == "tensormap"))))
       Level = M;
     else {
       L.unsupported(I, "modifier ." + M);
@@ -964,9 +967,10 @@ static void lowerPrefetch(FunctionLowering &L, const Instruction &I) {
   else if (Ok)
     Ok = Space.empty() || Space == "global" || Space == "local";
   if (!Ok || I.Operands.size() != 1) {
-    invalid(L, I.Loc, I, "expected prefetch{.global,.local}"
-                   ".{L1,L2} [a], prefetch.global.L2::evict_{last,normal} [a], "
-                   "prefetch{.const,.param}.tensormap [a] or prefetchu.L1 [a]");
+    invalid(L, I.Loc, I,
+            "expected prefetch{.global,.local}"
+            ".{L1,L2} [a], prefetch.global.L2::evict_{last,normal} [a], "
+            "prefetch{.const,.param}.tensormap [a] or prefetchu.L1 [a]");
     return;
   }
   checkAddressOperand(L, I.Operands[0]);
@@ -985,9 +989,7 @@ static void lowerPrefetch(FunctionLowering &L, const Instruction &I) {
 /// and writes zeros.
 static void lowerCpAsync(FunctionLowering &L, const Instruction &I) {
   IRBuilder<> &B = L.B;
-  auto bad = [&](const Twine &Why) {
-    invalid(L, I.Loc, I, Why);
-  };
+  auto bad = [&](const Twine &Why) { invalid(L, I.Loc, I, Why); };
   if (I.Modifiers.empty() || I.Modifiers[0] != "async") {
     L.unsupported(I);
     return;
@@ -1045,7 +1047,8 @@ static void lowerCpAsync(FunctionLowering &L, const Instruction &I) {
     return;
 
   Type *DstTy, *SrcTy;
-  if (I.Operands[0].K != Operand::Address || I.Operands[1].K != Operand::Address)
+  if (I.Operands[0].K != Operand::Address ||
+      I.Operands[1].K != Operand::Address)
     return bad("expected [dst], [src] addresses");
   Value *Dst = L.addressOf(I.Operands[0], StateSpace::Shared, DstTy);
   Value *Src = L.addressOf(I.Operands[1], StateSpace::Global, SrcTy);
@@ -1071,12 +1074,11 @@ static void lowerCpAsync(FunctionLowering &L, const Instruction &I) {
     if (!SrcSize)
       return;
     // src-size > cp-size is undefined; clamping keeps the host's memory safe.
-    Len = B.CreateZExt(
-        B.CreateBinaryIntrinsic(Intrinsic::umin, SrcSize,
-                                B.getInt32(uint32_t(CpSize))),
-        B.getInt64Ty());
+    Len = B.CreateZExt(B.CreateBinaryIntrinsic(Intrinsic::umin, SrcSize,
+                                               B.getInt32(uint32_t(CpSize))),
+                       B.getInt64Ty());
   }
-  B.CreateMemCpy(Dst, Align(1), Src, Align(1), Len);
+  B.CreateMemCpy(Dst, A, Src, A, Len);
   Value *Tail = B.CreateInBoundsGEP(B.getInt8Ty(), Dst, Len);
   B.CreateMemSet(Tail, B.getInt8(0), B.CreateSub(B.getInt64(CpSize), Len),
                  Align(1));

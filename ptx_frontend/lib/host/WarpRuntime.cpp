@@ -11,8 +11,11 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
+#include <climits>
+#include <cmath>
 #include <cstring>
 
 namespace cuhip::ptx::host {
@@ -72,6 +75,377 @@ void shuffle(WarpOp Op, uint8_t *WF, uint32_t FB, uint32_t Waiting,
                    : X.Value;
   X.Result = uint32_t(V);
   X.Pred = P;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix instructions
+//
+// The lanes' fragments are gathered into whole matrices, the warp's
+// operation runs on those, and the result is scattered back. mma fragments
+// follow the PTX ISA's "Matrix Fragments for mma.mMnNkK" sections exactly.
+// WMMA fragments are opaque in the ISA, so the layout is ours (wmmaCoord);
+// wmma.load, wmma.mma and wmma.store agree on it.
+//
+// Arithmetic: integer products are summed exactly and the s32 result wraps
+// modulo 2^32, or is clamped to [INT32_MIN, INT32_MAX] with .satfinite.
+// Floating-point elements are accumulated in the accumulator's precision
+// (f32, f64 for .f64) by one fused multiply-add per k, in increasing k,
+// starting from C: d = fma(a[k], b[k], d), rounding to nearest even; .f16
+// results are rounded from that f32 once. Every .f16/.bf16/.tf32 product is
+// exact in f32, so each step rounds only the sum. Hardware adds the k
+// products of a step in an order and internal precision of its own, so
+// when partial sums are not exact in f32 its last bit may differ from ours.
+// .tf32 operands are the f32 bit patterns with the low 13 mantissa bits
+// ignored (the format's 10-bit mantissa).
+//===----------------------------------------------------------------------===//
+
+inline MatrixExchange &matrixExchange(uint8_t *WF, uint32_t FB, unsigned Lane) {
+  return *reinterpret_cast<MatrixExchange *>(WF + size_t(Lane) * FB +
+                                             sizeof(WarpExchange));
+}
+
+unsigned elemBits(MatrixElem T) {
+  switch (T) {
+  case MatrixElem::F16:
+  case MatrixElem::BF16:
+  case MatrixElem::B16:
+    return 16;
+  case MatrixElem::S8:
+  case MatrixElem::U8:
+    return 8;
+  case MatrixElem::F64:
+    return 64;
+  default:
+    return 32;
+  }
+}
+
+bool isInt8(MatrixElem T) { return T == MatrixElem::S8 || T == MatrixElem::U8; }
+
+/// Element I of a fragment stored from word W. Narrow elements fill each
+/// 32-bit register from its low bits ("low to high" in the ISA); an f64
+/// takes two words.
+uint64_t getElement(const uint32_t *W, MatrixElem T, unsigned I) {
+  unsigned Bits = elemBits(T);
+  if (Bits == 64) {
+    uint64_t V;
+    std::memcpy(&V, W + 2 * I, 8);
+    return V;
+  }
+  if (Bits == 32)
+    return W[I];
+  unsigned PerWord = 32 / Bits;
+  return (W[I / PerWord] >> (I % PerWord * Bits)) & ((1u << Bits) - 1);
+}
+
+void setElement(uint32_t *W, MatrixElem T, unsigned I, uint64_t V) {
+  unsigned Bits = elemBits(T);
+  if (Bits == 64) {
+    std::memcpy(W + 2 * I, &V, 8);
+    return;
+  }
+  if (Bits == 32) {
+    W[I] = uint32_t(V);
+    return;
+  }
+  unsigned PerWord = 32 / Bits, Shift = I % PerWord * Bits;
+  uint32_t Mask = ((1u << Bits) - 1) << Shift;
+  W[I / PerWord] = (W[I / PerWord] & ~Mask) | ((uint32_t(V) << Shift) & Mask);
+}
+
+/// Words that E elements of T take.
+unsigned fragmentWords(unsigned E, MatrixElem T) {
+  return E * elemBits(T) / 32;
+}
+
+float floatOf(MatrixElem T, uint64_t Bits) {
+  switch (T) {
+  case MatrixElem::F16: {
+    uint16_t H = uint16_t(Bits);
+    _Float16 F;
+    std::memcpy(&F, &H, 2);
+    return float(F);
+  }
+  case MatrixElem::BF16:
+    return std::bit_cast<float>(uint32_t(Bits) << 16);
+  case MatrixElem::TF32:
+    return std::bit_cast<float>(uint32_t(Bits) & 0xffffe000u);
+  default:
+    return std::bit_cast<float>(uint32_t(Bits));
+  }
+}
+
+uint64_t floatBits(MatrixElem T, float F) {
+  if (T == MatrixElem::F16) {
+    _Float16 H = _Float16(F); // round to nearest even
+    uint16_t U;
+    std::memcpy(&U, &H, 2);
+    return U;
+  }
+  return std::bit_cast<uint32_t>(F);
+}
+
+int64_t intOf(MatrixElem T, uint64_t Bits) {
+  if (T == MatrixElem::S8)
+    return int8_t(uint8_t(Bits));
+  if (T == MatrixElem::U8)
+    return uint8_t(Bits);
+  return int32_t(uint32_t(Bits));
+}
+
+/// Out = A * B + C for row-major M x K, K x N and M x N matrices of
+/// element bits; see the section header for the arithmetic.
+void multiplyAccumulate(const MatrixDesc &D, const uint64_t *A,
+                        const uint64_t *B, const uint64_t *C, uint64_t *Out) {
+  const unsigned M = D.M, N = D.N, K = D.K;
+  for (unsigned R = 0; R < M; ++R)
+    for (unsigned Col = 0; Col < N; ++Col) {
+      unsigned At = R * N + Col;
+      if (isInt8(D.A)) {
+        int64_t Acc = intOf(D.C, C[At]);
+        for (unsigned I = 0; I < K; ++I)
+          Acc += intOf(D.A, A[R * K + I]) * intOf(D.B, B[I * N + Col]);
+        if (D.Flags & MatrixSatFinite)
+          Acc = std::clamp<int64_t>(Acc, INT32_MIN, INT32_MAX);
+        Out[At] = uint32_t(uint64_t(Acc));
+      } else if (D.A == MatrixElem::F64) {
+        double Acc = std::bit_cast<double>(C[At]);
+        for (unsigned I = 0; I < K; ++I)
+          Acc = std::fma(std::bit_cast<double>(A[R * K + I]),
+                         std::bit_cast<double>(B[I * N + Col]), Acc);
+        Out[At] = std::bit_cast<uint64_t>(Acc);
+      } else {
+        float Acc = floatOf(D.C, C[At]);
+        for (unsigned I = 0; I < K; ++I)
+          Acc = std::fma(floatOf(D.A, A[R * K + I]),
+                         floatOf(D.B, B[I * N + Col]), Acc);
+        Out[At] = floatBits(D.D, Acc);
+      }
+    }
+}
+
+struct Coord {
+  unsigned Row, Col;
+};
+enum MatrixOperand { OperandA, OperandB, OperandC };
+
+/// Row and column of element I of lane L's mma fragment of an operand
+/// (C and D share theirs), with groupID = L >> 2 and threadID_in_group =
+/// L % 4 as the ISA writes them.
+Coord mmaCoord(const MatrixDesc &D, MatrixOperand Op, unsigned L, unsigned I) {
+  const unsigned G = L >> 2, T = L & 3;
+  if (Op == OperandC) {
+    if (D.M == 8) // m8n8k16 .s32, m8n8k4 .f64: c0, c1
+      return {G, T * 2 + I};
+    // m16n8kK: row groupID for c0, c1 and groupID + 8 for c2, c3;
+    // col threadID_in_group * 2 + (i & 1).
+    return {G + 8 * (I >> 1), T * 2 + (I & 1)};
+  }
+  if (D.M == 8) {
+    // m8n8k16 .s8/.u8: row groupID, col threadID_in_group * 4 + i (A);
+    // m8n8k4 .f64: row groupID, col threadID_in_group; B transposed.
+    unsigned PerThread = D.K / 4;
+    return Op == OperandA ? Coord{G, T * PerThread + I}
+                          : Coord{T * PerThread + I, G};
+  }
+  MatrixElem Ty = Op == OperandA ? D.A : D.B;
+  if (Ty == MatrixElem::TF32) {
+    // m16n8k8 .tf32, A: row groupID for a0, a2 and groupID + 8 for a1, a3;
+    // col threadID_in_group for a0, a1 and + 4 for a2, a3.
+    // B: row threadID_in_group for b0 and + 4 for b1; col groupID.
+    if (Op == OperandA)
+      return {G + 8 * (I & 1), T + 4 * (I >> 1)};
+    return {T + 4 * I, G};
+  }
+  // .f16/.bf16 (two per register) and .s8/.u8 (four): register r of a lane
+  // holds a run of consecutive columns of A (rows of B) that starts at
+  // threadID_in_group * run. A's registers alternate between rows groupID
+  // and groupID + 8, and its third and fourth registers continue K/2
+  // further (m16n8k16 .f16: col + 8; m16n8k32: col + 16); B's registers
+  // continue K/2 further each.
+  unsigned Run = isInt8(Ty) ? 4 : 2;
+  unsigned Reg = I / Run, J = I % Run;
+  if (Op == OperandA)
+    return {G + 8 * (Reg & 1), T * Run + J + (Reg >> 1) * 4 * Run};
+  return {T * Run + J + Reg * 4 * Run, G};
+}
+
+/// WMMA fragments: a lane holds E consecutive elements of its matrix in
+/// row-major order (A, C, D) or column-major order (B), lane L the L-th run
+/// of E. Where a warp holds more elements than the matrix has (16 per lane
+/// of an .f16 A or B), the runs repeat: lane L holds run L mod (Rows x Cols
+/// / E).
+Coord wmmaCoord(unsigned Rows, unsigned Cols, bool ColumnOrder, unsigned E,
+                unsigned L, unsigned I) {
+  unsigned Idx = (L % (Rows * Cols / E)) * E + I;
+  return ColumnOrder ? Coord{Idx % Rows, Idx / Rows}
+                     : Coord{Idx / Cols, Idx % Cols};
+}
+
+/// Dimensions and elements per lane of WMMA fragment Op.
+struct WmmaFragment {
+  unsigned Rows, Cols, Elems;
+  bool ColumnOrder;
+};
+WmmaFragment wmmaFragment(const MatrixDesc &D, MatrixOperand Op,
+                          MatrixElem T) {
+  WmmaFragment F;
+  F.Rows = Op == OperandB ? D.K : D.M;
+  F.Cols = Op == OperandA ? D.K : D.N;
+  F.ColumnOrder = Op == OperandB;
+  F.Elems = T == MatrixElem::F16 && Op != OperandC ? 16
+                                                   : F.Rows * F.Cols / 32;
+  return F;
+}
+
+template <typename Fn> void forEachLane(uint32_t Set, Fn &&F) {
+  for (uint32_t M = Set; M; M &= M - 1)
+    F(unsigned(std::countr_zero(M)));
+}
+
+/// ldmatrix/stmatrix .m8n8.b16: lane 8j + r gives the address of row r of
+/// matrix j (its column r with .trans); lane t holds elements (t / 4,
+/// 2 (t % 4)) and (t / 4, 2 (t % 4) + 1) of each matrix in its register j,
+/// the first in the low half.
+void loadStoreMatrix(bool Load, uint8_t *WF, uint32_t FB, uint32_t Waiting,
+                     const MatrixDesc &D) {
+  uint16_t Rows[4][8][8] = {}; // [matrix][row in memory][element]
+  bool Trans = D.Flags & MatrixTrans;
+  auto element = [&](unsigned J, unsigned R, unsigned C) -> uint16_t & {
+    return Trans ? Rows[J][C][R] : Rows[J][R][C];
+  };
+  auto address = [&](unsigned L) {
+    return reinterpret_cast<void *>(uintptr_t(matrixExchange(WF, FB, L).Address));
+  };
+  if (Load) {
+    for (unsigned J = 0; J < D.K; ++J)
+      for (unsigned R = 0; R < 8; ++R)
+        if (Waiting >> (8 * J + R) & 1)
+          std::memcpy(Rows[J][R], address(8 * J + R), 16);
+    forEachLane(Waiting, [&](unsigned T) {
+      uint32_t *W = matrixExchange(WF, FB, T).Words;
+      for (unsigned J = 0; J < D.K; ++J)
+        W[J] = element(J, T / 4, 2 * (T % 4)) |
+               uint32_t(element(J, T / 4, 2 * (T % 4) + 1)) << 16;
+    });
+    return;
+  }
+  forEachLane(Waiting, [&](unsigned T) {
+    const uint32_t *W = matrixExchange(WF, FB, T).Words;
+    for (unsigned J = 0; J < D.K; ++J) {
+      element(J, T / 4, 2 * (T % 4)) = uint16_t(W[J]);
+      element(J, T / 4, 2 * (T % 4) + 1) = uint16_t(W[J] >> 16);
+    }
+  });
+  for (unsigned J = 0; J < D.K; ++J)
+    for (unsigned R = 0; R < 8; ++R)
+      if (Waiting >> (8 * J + R) & 1)
+        std::memcpy(address(8 * J + R), Rows[J][R], 16);
+}
+
+/// mma.sync and wmma.mma: gathers A, B and C from the waiting lanes'
+/// fragments, computes D and hands every waiting lane its fragment of D.
+void multiplyWarp(bool Wmma, uint8_t *WF, uint32_t FB, uint32_t Waiting,
+                  const MatrixDesc &D) {
+  // Largest shapes: 32 x 16 A (m32n8k16), 16 x 32 B (m8n32k16).
+  uint64_t A[512] = {}, B[512] = {}, C[512] = {}, Out[512] = {};
+  const unsigned M = D.M, N = D.N, K = D.K;
+  WmmaFragment FA = wmmaFragment(D, OperandA, D.A),
+               FBf = wmmaFragment(D, OperandB, D.B),
+               FC = wmmaFragment(D, OperandC, D.C),
+               FD = wmmaFragment(D, OperandC, D.D);
+  unsigned EA = Wmma ? FA.Elems : M * K / 32, EB = Wmma ? FBf.Elems : K * N / 32,
+           EC = M * N / 32;
+  unsigned WA = fragmentWords(EA, D.A), WB = fragmentWords(EB, D.B);
+  auto coord = [&](MatrixOperand Op, const WmmaFragment &F, unsigned L,
+                   unsigned I) {
+    return Wmma ? wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L, I)
+                : mmaCoord(D, Op, L, I);
+  };
+  // Highest lane first, so that of repeated WMMA elements the lowest lane's
+  // copy counts.
+  for (int L = 31; L >= 0; --L) {
+    if (!(Waiting >> L & 1))
+      continue;
+    const uint32_t *W = matrixExchange(WF, FB, unsigned(L)).Words;
+    for (unsigned I = 0; I < EA; ++I) {
+      Coord P = coord(OperandA, FA, L, I);
+      A[P.Row * K + P.Col] = getElement(W, D.A, I);
+    }
+    for (unsigned I = 0; I < EB; ++I) {
+      Coord P = coord(OperandB, FBf, L, I);
+      B[P.Row * N + P.Col] = getElement(W + WA, D.B, I);
+    }
+    for (unsigned I = 0; I < EC; ++I) {
+      Coord P = coord(OperandC, FC, L, I);
+      C[P.Row * N + P.Col] = getElement(W + WA + WB, D.C, I);
+    }
+  }
+  multiplyAccumulate(D, A, B, C, Out);
+  forEachLane(Waiting, [&](unsigned L) {
+    uint32_t *W = matrixExchange(WF, FB, L).Words;
+    std::fill_n(W, fragmentWords(EC, D.D), 0u);
+    for (unsigned I = 0; I < EC; ++I) {
+      Coord P = coord(OperandC, FD, L, I);
+      setElement(W, D.D, I, Out[P.Row * N + P.Col]);
+    }
+  });
+}
+
+/// wmma.load and wmma.store: every lane moves its own fragment (the
+/// address and stride are the same in all lanes). Element (row, col) is at
+/// row * stride + col (.row) or col * stride + row (.col); the default
+/// stride is the matrix's row (column) length.
+void loadStoreWmma(bool Load, uint8_t *WF, uint32_t FB, uint32_t Waiting,
+                   const MatrixDesc &D) {
+  unsigned Frag = D.Flags & MatrixFragMask;
+  MatrixOperand Op = Frag == MatrixFragA   ? OperandA
+                     : Frag == MatrixFragB ? OperandB
+                                           : OperandC;
+  WmmaFragment F = wmmaFragment(D, Op, D.A);
+  bool ColMajor = D.Flags & MatrixColMajor;
+  unsigned Bytes = elemBits(D.A) / 8;
+  forEachLane(Waiting, [&](unsigned L) {
+    MatrixExchange &X = matrixExchange(WF, FB, L);
+    uint64_t Stride = X.Stride ? X.Stride : ColMajor ? F.Rows : F.Cols;
+    auto *Base = reinterpret_cast<uint8_t *>(uintptr_t(X.Address));
+    if (Load)
+      std::fill_n(X.Words, fragmentWords(F.Elems, D.A), 0u);
+    for (unsigned I = 0; I < F.Elems; ++I) {
+      Coord P = wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L, I);
+      uint8_t *At = Base + (ColMajor ? P.Col * Stride + P.Row
+                                     : P.Row * Stride + P.Col) *
+                               Bytes;
+      uint64_t V = 0;
+      if (Load) {
+        std::memcpy(&V, At, Bytes);
+        setElement(X.Words, D.A, I, V);
+      } else {
+        V = getElement(X.Words, D.A, I);
+        std::memcpy(At, &V, Bytes);
+      }
+    }
+  });
+}
+
+void runMatrix(WarpOp Op, uint8_t *WF, uint32_t FB, uint32_t Waiting,
+               const MatrixDesc &D) {
+  switch (Op) {
+  case WarpOp::LdMatrix:
+  case WarpOp::StMatrix:
+    loadStoreMatrix(Op == WarpOp::LdMatrix, WF, FB, Waiting, D);
+    break;
+  case WarpOp::Mma:
+  case WarpOp::WmmaMma:
+    multiplyWarp(Op == WarpOp::WmmaMma, WF, FB, Waiting, D);
+    break;
+  case WarpOp::WmmaLoad:
+  case WarpOp::WmmaStore:
+    loadStoreWmma(Op == WarpOp::WmmaLoad, WF, FB, Waiting, D);
+    break;
+  default:
+    break;
+  }
 }
 
 } // namespace
@@ -206,6 +580,14 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
       X.Result = Leader;
       X.Pred = L == Leader;
     });
+    break;
+  case WarpOp::LdMatrix:
+  case WarpOp::StMatrix:
+  case WarpOp::Mma:
+  case WarpOp::WmmaLoad:
+  case WarpOp::WmmaStore:
+  case WarpOp::WmmaMma:
+    runMatrix(Op, WF, FB, Waiting, matrixExchange(WF, FB, First).Desc);
     break;
   case WarpOp::WarpSync:
   case WarpOp::None:

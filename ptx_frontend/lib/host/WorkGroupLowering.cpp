@@ -39,6 +39,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Dominators.h"
@@ -59,6 +60,8 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#include <cstring>
 
 #define DEBUG_TYPE "cuhip-workgroup"
 
@@ -174,6 +177,199 @@ constexpr unsigned XC = offsetof(WarpExchange, C);
 constexpr unsigned XPred = offsetof(WarpExchange, Pred);
 constexpr unsigned XResult = offsetof(WarpExchange, Result);
 
+// Field offsets of MatrixExchange, right after the WarpExchange in the
+// frames of kernels with matrix instructions.
+constexpr unsigned MBase = sizeof(WarpExchange);
+constexpr unsigned MDesc = MBase + offsetof(MatrixExchange, Desc);
+constexpr unsigned MAddress = MBase + offsetof(MatrixExchange, Address);
+constexpr unsigned MStride = MBase + offsetof(MatrixExchange, Stride);
+constexpr unsigned MWords = MBase + offsetof(MatrixExchange, Words);
+constexpr unsigned MNumWords = sizeof(MatrixExchange::Words) / 4;
+
+/// A matrix instruction's call: the collective and the form it has.
+struct MatrixCollective {
+  WarpOp Op = WarpOp::None;
+  MatrixDesc Desc{};
+  bool HasStride = false; // wmma.load/store: the last argument is the stride
+};
+
+MatrixElem matrixElem(StringRef T) {
+  return StringSwitch<MatrixElem>(T)
+      .Case("f16", MatrixElem::F16)
+      .Case("bf16", MatrixElem::BF16)
+      .Case("tf32", MatrixElem::TF32)
+      .Case("f32", MatrixElem::F32)
+      .Case("f64", MatrixElem::F64)
+      .Case("s8", MatrixElem::S8)
+      .Case("u8", MatrixElem::U8)
+      .Case("s32", MatrixElem::S32)
+      .Case("b16", MatrixElem::B16)
+      .Default(MatrixElem::None);
+}
+
+/// "m16n8k16" (or "m8n8") into D's M, N, K.
+bool parseMatrixShape(StringRef S, MatrixDesc &D) {
+  auto digit = [](char C) { return C >= '0' && C <= '9'; };
+  unsigned M = 0, N = 0, K = 0;
+  if (!S.consume_front("m"))
+    return false;
+  StringRef MS = S.take_while(digit);
+  S = S.drop_front(MS.size());
+  if (!S.consume_front("n"))
+    return false;
+  StringRef NS = S.take_while(digit);
+  S = S.drop_front(NS.size());
+  if (MS.getAsInteger(10, M) || NS.getAsInteger(10, N) ||
+      (S.consume_front("k") ? S.getAsInteger(10, K) : !S.empty()))
+    return false;
+  D.M = uint8_t(M);
+  D.N = uint8_t(N);
+  D.K = uint8_t(K);
+  return true;
+}
+
+/// The element types an mma/wmma signature suffix names: D and C for .f16
+/// multiplicands ("f32.f16"), else A and B ("s8.u8"; "bf16" for both).
+bool parseMatrixSignature(ArrayRef<StringRef> Sig, MatrixDesc &D) {
+  auto half = [](StringRef T) { return T == "f16" || T == "f32"; };
+  if (Sig.size() == 2 && half(Sig[0]) && half(Sig[1])) {
+    D.A = D.B = MatrixElem::F16;
+    D.D = matrixElem(Sig[0]);
+    D.C = matrixElem(Sig[1]);
+    return true;
+  }
+  if (Sig.empty() || Sig.size() > 2)
+    return false;
+  MatrixElem A = matrixElem(Sig[0]);
+  MatrixElem B = Sig.size() == 2 ? matrixElem(Sig[1]) : A;
+  switch (A) {
+  case MatrixElem::BF16:
+  case MatrixElem::TF32:
+    D.C = D.D = MatrixElem::F32;
+    if (B != A)
+      return false;
+    break;
+  case MatrixElem::F64:
+    D.C = D.D = MatrixElem::F64;
+    if (B != A)
+      return false;
+    break;
+  case MatrixElem::S8:
+  case MatrixElem::U8:
+    D.C = D.D = MatrixElem::S32;
+    if (B != MatrixElem::S8 && B != MatrixElem::U8)
+      return false;
+    break;
+  default:
+    return false;
+  }
+  D.A = A;
+  D.B = B;
+  return true;
+}
+
+/// Decodes a call to a matrix instruction: the NVVM intrinsic
+/// (llvm.nvvm.ldmatrix/stmatrix/mma/wmma.*) or the cuhip.* function that
+/// LowerMatrix.cpp calls where LLVM has none, whose names follow the rules
+/// of LLVM's IntrinsicsNVVM.td. Only the forms LowerMatrix.cpp emits are
+/// recognised.
+std::optional<MatrixCollective> matrixCollective(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  if (!F)
+    return std::nullopt;
+  StringRef Name = F->getName();
+  if (!Name.consume_front("llvm.nvvm.") && !Name.consume_front("cuhip."))
+    return std::nullopt;
+  SmallVector<StringRef, 12> Parts;
+  Name.split(Parts, '.');
+  // The mangled type of an overloaded pointer operand ("p3").
+  if (Parts.size() > 1 && Parts.back().size() > 1 && Parts.back()[0] == 'p' &&
+      all_of(Parts.back().drop_front(), [](char C) { return C >= '0' && C <= '9'; }))
+    Parts.pop_back();
+  ArrayRef<StringRef> R(Parts);
+  auto take = [&](StringRef W) {
+    if (R.empty() || R.front() != W)
+      return false;
+    R = R.drop_front();
+    return true;
+  };
+  auto takeShape = [&](MatrixDesc &D) {
+    if (R.empty() || !parseMatrixShape(R.front(), D))
+      return false;
+    R = R.drop_front();
+    return true;
+  };
+  MatrixCollective MC;
+  MatrixDesc &D = MC.Desc;
+  if (!R.empty() && (R.front() == "ldmatrix" || R.front() == "stmatrix")) {
+    MC.Op = R.front() == "ldmatrix" ? WarpOp::LdMatrix : WarpOp::StMatrix;
+    R = R.drop_front();
+    if (!take("sync") || !take("aligned") || !takeShape(D) || D.M != 8 ||
+        D.N != 8 || D.K != 0)
+      return std::nullopt;
+    for (unsigned X : {1, 2, 4})
+      if (take(("x" + Twine(X)).str()))
+        D.K = uint8_t(X);
+    if (take("trans"))
+      D.Flags |= MatrixTrans;
+    D.A = MatrixElem::B16;
+    if (D.K == 0 || !take("b16") || !R.empty())
+      return std::nullopt;
+    return MC;
+  }
+  if (take("mma")) {
+    MC.Op = WarpOp::Mma;
+    if (!takeShape(D) || !take("row") || !take("col"))
+      return std::nullopt;
+    if (take("satfinite"))
+      D.Flags |= MatrixSatFinite;
+    if (!parseMatrixSignature(R, D))
+      return std::nullopt;
+    return MC;
+  }
+  if (!take("wmma") || !takeShape(D))
+    return std::nullopt;
+  if (take("mma")) {
+    MC.Op = WarpOp::WmmaMma;
+    // The layouts the fragments were loaded with do not matter: fragments
+    // hold the matrix whatever its layout in memory (WarpRuntime.cpp).
+    for (int L = 0; L < 2; ++L)
+      if (!take("row") && !take("col"))
+        return std::nullopt;
+    take("rn");
+    if (!R.empty() && R.back() == "satfinite") {
+      D.Flags |= MatrixSatFinite;
+      R = R.drop_back();
+    }
+    if (!parseMatrixSignature(R, D))
+      return std::nullopt;
+    return MC;
+  }
+  if (take("load"))
+    MC.Op = WarpOp::WmmaLoad;
+  else if (take("store"))
+    MC.Op = WarpOp::WmmaStore;
+  else
+    return std::nullopt;
+  if (take("a"))
+    D.Flags |= MatrixFragA;
+  else if (take("b"))
+    D.Flags |= MatrixFragB;
+  else if (!take(MC.Op == WarpOp::WmmaLoad ? "c" : "d"))
+    return std::nullopt;
+  else
+    D.Flags |= MatrixFragC;
+  if (take("col"))
+    D.Flags |= MatrixColMajor;
+  else if (!take("row"))
+    return std::nullopt;
+  MC.HasStride = take("stride");
+  if (R.size() != 1 || (D.A = matrixElem(R[0])) == MatrixElem::None)
+    return std::nullopt;
+  return MC;
+}
+
 Value *loadCtxU32(IRBuilder<> &B, Value *Ctx, unsigned Offset,
                   const Twine &Name) {
   Value *P = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Ctx, Offset);
@@ -202,6 +398,7 @@ private:
   SmallVector<uint32_t> RegionOp;          // WarpOp per region
   SmallVector<bool> RegionAtBarrier;       // region starts after a block barrier
   bool HasWarpOps = false;
+  bool HasMatrixOps = false;               // frames hold a MatrixExchange
   uint32_t ExitFlagOffset = 0;             // barrier-only block functions
   uint32_t ResumeOffset = 0, StateOffset = 0; // scheduled block functions
 
@@ -210,6 +407,8 @@ private:
   void bindDeviceLibraryCalls();
   void promoteRegisters();
   void cutAtCollectives();
+  void cutAtMatrixCollective(CallInst *Call, const MatrixCollective &MC,
+                             FunctionCallee Cut);
   Error splitAtCuts();
   bool liveIntoBarrier(Instruction &V);
   void demoteCrossBarrierValues();
@@ -409,12 +608,16 @@ void WorkGroupBuilder::promoteRegisters() {
 /// result loaded back from the exchange.
 void WorkGroupBuilder::cutAtCollectives() {
   SmallVector<std::pair<IntrinsicInst *, const CollectiveInfo *>> Calls;
+  SmallVector<std::pair<CallInst *, MatrixCollective>> MatrixCalls;
   for (Instruction &I : instructions(Thread))
     if (const CollectiveInfo *CI = collectiveInfo(I))
       Calls.push_back({cast<IntrinsicInst>(&I), CI});
-  if (Calls.empty())
+    else if (std::optional<MatrixCollective> MC = matrixCollective(I))
+      MatrixCalls.push_back({cast<CallInst>(&I), *MC});
+  if (Calls.empty() && MatrixCalls.empty())
     return;
   HasWarpOps = true;
+  HasMatrixOps = !MatrixCalls.empty();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   FunctionCallee Cut = M.getOrInsertFunction(
       WarpCutName, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
@@ -480,6 +683,74 @@ void WorkGroupBuilder::cutAtCollectives() {
     }
     Call->eraseFromParent();
   }
+  for (auto &[Call, MC] : MatrixCalls)
+    cutAtMatrixCollective(Call, MC, Cut);
+}
+
+/// A matrix instruction: the lane stores its form, its address operand (its
+/// row for ldmatrix/stmatrix, the matrix for wmma.load/store), wmma's
+/// stride and its fragment registers word by word to the frame's
+/// MatrixExchange, the scheduler runs the whole warp's operation, and the
+/// lane loads its result fragment back.
+void WorkGroupBuilder::cutAtMatrixCollective(CallInst *Call,
+                                             const MatrixCollective &MC,
+                                             FunctionCallee Cut) {
+  IRBuilder<> B(Call);
+  Value *Frame = Thread->getArg(ArgFrame);
+  Type *I64 = B.getInt64Ty();
+  auto field = [&](unsigned Off) {
+    return B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame, Off);
+  };
+  uint64_t Desc;
+  static_assert(sizeof(Desc) == sizeof(MatrixDesc));
+  std::memcpy(&Desc, &MC.Desc, sizeof(Desc));
+  B.CreateAlignedStore(B.getInt64(Desc), field(MDesc), Align(8));
+  unsigned NumArgs = Call->arg_size() - (MC.HasStride ? 1 : 0);
+  B.CreateAlignedStore(MC.HasStride ? Call->getArgOperand(NumArgs)
+                                    : B.getInt32(0),
+                       field(MStride), Align(4));
+  // 64-bit values take two words, starting at an even one.
+  auto wordOf = [](unsigned &Word, unsigned Bits) {
+    if (Bits == 64)
+      Word = alignTo(Word, 2);
+    unsigned At = Word;
+    Word += Bits / 32;
+    assert(Word <= MNumWords && "matrix fragments overflow the exchange");
+    return MWords + 4 * At;
+  };
+  unsigned Word = 0;
+  for (unsigned A = 0; A < NumArgs; ++A) {
+    Value *V = Call->getArgOperand(A);
+    if (V->getType()->isPointerTy()) {
+      Value *Flat = B.CreateAddrSpaceCast(V, PointerType::get(Ctx, 0));
+      B.CreateAlignedStore(B.CreatePtrToInt(Flat, I64), field(MAddress),
+                           Align(8));
+      continue;
+    }
+    unsigned Bits = unsigned(V->getType()->getPrimitiveSizeInBits());
+    unsigned Off = wordOf(Word, Bits);
+    B.CreateAlignedStore(B.CreateBitCast(V, B.getIntNTy(Bits)), field(Off),
+                         Align(Bits == 64 ? 8 : 4));
+  }
+  B.CreateCall(Cut, {B.getInt32(uint32_t(MC.Op))});
+  Type *RT = Call->getType();
+  if (!RT->isVoidTy()) {
+    auto *ST = dyn_cast<StructType>(RT);
+    ArrayRef<Type *> Elems = ST ? ST->elements() : ArrayRef<Type *>(RT);
+    Value *Result = PoisonValue::get(RT);
+    Word = 0;
+    for (unsigned E = 0; E < Elems.size(); ++E) {
+      unsigned Bits = unsigned(Elems[E]->getPrimitiveSizeInBits());
+      unsigned Off = wordOf(Word, Bits);
+      Value *V = B.CreateBitCast(
+          B.CreateAlignedLoad(B.getIntNTy(Bits), field(Off),
+                              Align(Bits == 64 ? 8 : 4)),
+          Elems[E]);
+      Result = ST ? B.CreateInsertValue(Result, V, E) : V;
+    }
+    Call->replaceAllUsesWith(Result);
+  }
+  Call->eraseFromParent();
 }
 
 Error WorkGroupBuilder::splitAtCuts() {
@@ -578,6 +849,8 @@ void WorkGroupBuilder::buildFrame() {
     if (auto *AI = dyn_cast<AllocaInst>(&I))
       Allocas.push_back(AI);
   uint64_t Size = HasWarpOps ? sizeof(WarpExchange) : 0;
+  if (HasMatrixOps)
+    Size += sizeof(MatrixExchange);
   Value *Frame = Thread->getArg(ArgFrame);
   for (AllocaInst *AI : Allocas) {
     uint64_t Al = AI->getAlign().value();
@@ -1001,7 +1274,8 @@ Error WorkGroupBuilder::run() {
 static Error inlineDeviceFunctions(Module &M) {
   for (Function &F : M) {
     if (F.isIntrinsic() || F.hasFnAttribute("cuhip-kernel") ||
-        F.getName().starts_with("cuhip_"))
+        F.getName().starts_with("cuhip_") ||
+        F.getName().starts_with("cuhip."))
       continue;
     if (F.isDeclaration()) {
       if (!F.use_empty() && !deviceLibraryFunction(F.getName().str()))
@@ -1067,6 +1341,8 @@ static Error checkStandaloneFunctions(Module &M) {
       if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
         if (II->getCalledFunction()->getName().starts_with("llvm.nvvm."))
           What = "special registers, barriers or warp collectives";
+      } else if (matrixCollective(I)) {
+        What = "warp-level matrix instructions";
       }
       for (Value *Op : I.operands())
         if (auto *PT = dyn_cast<PointerType>(Op->getType()))
@@ -1099,9 +1375,13 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
       return E;
     Layouts.push_back(std::move(L));
   }
-  for (const KernelInfo &K : Kernels)
-    if (Function *F = M.getFunction(K.Name))
+  // A kernel whose address is taken (mov %rd, kernel) now stands for its
+  // block function.
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    if (Function *F = M.getFunction(Kernels[I].Name)) {
+      F->replaceAllUsesWith(M.getFunction(Layouts[I].BlockFunctionName));
       F->eraseFromParent();
+    }
   // Shared variables have become arena offsets; drop what is left of them.
   for (const char *Marker : {WarpCutName, BlockCutName})
     if (Function *Cut = M.getFunction(Marker))

@@ -245,6 +245,7 @@ void registerFloatInstructions(OpcodeTable &T);      // LowerFloat.cpp
 void registerMemoryInstructions(OpcodeTable &T);     // LowerMemory.cpp
 void registerControlInstructions(OpcodeTable &T);    // LowerControl.cpp
 void registerWarpInstructions(OpcodeTable &T);       // LowerWarp.cpp
+void registerMatrixInstructions(OpcodeTable &T);     // LowerMatrix.cpp
 
 /// bar.warp.sync (the "bar" opcode belongs to LowerControl.cpp).
 void lowerWarpSync(FunctionLowering &L, const Instruction &I);

@@ -80,7 +80,51 @@ enum class WarpOp : uint32_t {
   WarpSync, ActiveMask, Elect,
   // Block-wide: bar.red reduces a predicate over the block at a barrier.
   BarRedPopc, BarRedAnd, BarRedOr,
+  // Warp-level matrix instructions; their MatrixExchange says which form.
+  LdMatrix, StMatrix, Mma, WmmaLoad, WmmaStore, WmmaMma,
 };
+
+/// Element types of matrix fragments.
+enum class MatrixElem : uint8_t {
+  None, F16, BF16, TF32, F32, F64, S8, U8, S32, B16,
+};
+
+enum MatrixFlag : uint8_t {
+  MatrixTrans = 1,     // ldmatrix/stmatrix .trans
+  MatrixColMajor = 2,  // wmma.load/store .col
+  MatrixSatFinite = 4, // integer mma/wmma.mma .satfinite
+  // wmma.load/store: which matrix the fragment belongs to.
+  MatrixFragA = 0 << 3,
+  MatrixFragB = 1 << 3,
+  MatrixFragC = 2 << 3, // C and D
+  MatrixFragMask = 3 << 3,
+};
+
+/// One matrix instruction's form, decoded by the host target from its
+/// intrinsic's name (see LowerMatrix.cpp) and stored by every lane.
+struct MatrixDesc {
+  uint8_t M, N, K;  // the shape; ldmatrix/stmatrix: 8, 8, number of matrices
+  MatrixElem A, B, C, D; // wmma.load/store: the fragment's type in A
+  uint8_t Flags;    // MatrixFlag
+};
+static_assert(sizeof(MatrixDesc) == 8);
+
+/// Kernels with matrix instructions keep this after the WarpExchange of each
+/// frame: a lane's fragments go in as Words (the operands in the order of
+/// the intrinsic's parameters, 64-bit values on even words) and its result
+/// fragment comes back in Words from word 0.
+struct MatrixExchange {
+  MatrixDesc Desc;
+  uint64_t Address; // ldmatrix/stmatrix: this lane's row; wmma: the matrix
+  uint32_t Stride;  // wmma.load/store: elements per row/column, 0: default
+  uint32_t Reserved;
+  uint32_t Words[32];
+};
+static_assert(offsetof(MatrixExchange, Desc) == 0);
+static_assert(offsetof(MatrixExchange, Address) == 8);
+static_assert(offsetof(MatrixExchange, Stride) == 16);
+static_assert(offsetof(MatrixExchange, Words) == 24);
+static_assert(sizeof(MatrixExchange) == 152);
 
 /// A lane's scheduling state in the frame (scheduled block functions only).
 enum LaneState : uint8_t {

@@ -19,12 +19,13 @@ static void lowerBarrier(FunctionLowering &L, const Instruction &I) {
   if (I.hasModifier("red")) {
     // bar.red.popc.u32 d, a{, b}, {!}c;  bar.red.{and,or}.pred p, a{, b}, {!}c;
     bool Popc = I.hasModifier("popc");
-    Intrinsic::ID ID = Popc ? Intrinsic::nvvm_barrier_cta_red_popc_aligned_all
-                       : I.hasModifier("and")
-                           ? Intrinsic::nvvm_barrier_cta_red_and_aligned_all
-                       : I.hasModifier("or")
-                           ? Intrinsic::nvvm_barrier_cta_red_or_aligned_all
-                           : Intrinsic::not_intrinsic;
+    Intrinsic::ID ID = Intrinsic::not_intrinsic;
+    if (Popc)
+      ID = Intrinsic::nvvm_barrier_cta_red_popc_aligned_all;
+    else if (I.hasModifier("and"))
+      ID = Intrinsic::nvvm_barrier_cta_red_and_aligned_all;
+    else if (I.hasModifier("or"))
+      ID = Intrinsic::nvvm_barrier_cta_red_or_aligned_all;
     if (ID == Intrinsic::not_intrinsic || I.Operands.size() != 3) {
       L.unsupported(I, I.Operands.size() == 4
                            ? "bar.red with a thread count is not implemented yet"

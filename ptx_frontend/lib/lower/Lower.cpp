@@ -144,7 +144,9 @@ std::optional<LoweredModule> ModuleLowering::run() {
                         " is not supported");
   if (PM.AddressSize != 64)
     Diags.error({}, ".address_size " + std::to_string(PM.AddressSize) +
-                        " is not supported yet (only 64)");
+                        ": 32-bit PTX goes with 32-bit host programs, and "
+                        "CUDA (like cuhip) runs only 64-bit ones; rebuild "
+                        "the device code for a 64-bit target");
 
   // Declare functions first so initializers (vtables) can take addresses.
   for (const auto &F : PM.Functions) {

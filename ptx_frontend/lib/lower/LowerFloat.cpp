@@ -364,10 +364,13 @@ public:
   // f64 with directed rounding
   //===--------------------------------------------------------------------===//
 
-  /// A + B in f64: TwoSum gives the exact error; a finite sum that
-  /// overflowed to infinity is beyond the largest finite value.
-  Value *addDouble(Value *A, Value *Bv, Rounding RM) {
-    Value *S = B.CreateFAdd(A, Bv);
+  /// A + B (or A - B) in f64: TwoSum gives the exact error; a finite sum
+  /// that overflowed to infinity is beyond the largest finite value. The
+  /// host's own subtraction keeps a NaN operand's payload and sign.
+  Value *addDouble(Value *A, Value *Bv, Rounding RM, bool Subtract) {
+    Value *S = Subtract ? B.CreateFSub(A, Bv) : B.CreateFAdd(A, Bv);
+    if (Subtract)
+      Bv = B.CreateFNeg(Bv);
     Value *Err = sumError(A, Bv, S);
     Value *Bits = roundDouble(S, Err, RM, DoubleFormat);
     Bits = zeroSumSign(Bits, S, signOf(A), signOf(Bv), RM, DoubleFormat);
@@ -859,19 +862,22 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
     Value *A = in(1), *Bv = in(2);
     if (!A || !Bv)
       return;
-    if (Op == "sub")
-      Bv = B.CreateFNeg(Bv);
+    bool Sub = Op == "sub";
     Value *R;
     if (!Directed)
-      R = Op == "mul" ? B.CreateFMul(A, Bv) : B.CreateFAdd(A, Bv);
-    else if (IsF32)
-      R = narrowToSingle(
-          E, Op == "mul" ? E.mulNarrow(wide(A), wide(Bv), RM, SingleFormat)
-                         : E.addNarrow(wide(A), wide(Bv), RM, SingleFormat));
-    else
+      R = Op == "mul" ? B.CreateFMul(A, Bv)
+          : Sub       ? B.CreateFSub(A, Bv)
+                      : B.CreateFAdd(A, Bv);
+    else if (!IsF32)
       R = B.CreateBitCast(Op == "mul" ? E.mulDouble(A, Bv, RM)
-                                      : E.addDouble(A, Bv, RM),
+                                      : E.addDouble(A, Bv, RM, Sub),
                           E.f64());
+    else if (Op == "mul")
+      R = narrowToSingle(E, E.mulNarrow(wide(A), wide(Bv), RM, SingleFormat));
+    else
+      R = narrowToSingle(E,
+                         E.addNarrow(wide(A), wide(Sub ? B.CreateFNeg(Bv) : Bv),
+                                     RM, SingleFormat));
     finish(R);
     return;
   }
@@ -1191,10 +1197,8 @@ void lowerHalfFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
                        "implemented");
       return;
     }
-    if (!M.any(ModRnd)) {
-      L.unsupported(I, "fma requires a rounding modifier");
-      return;
-    }
+    // The syntax spells fma.rnd, but the ISA's notes give the 16-bit forms
+    // a default of .rn (ISA 9.7.4.4), the only rounding they have.
     if (M.has(ModSat | ModRelu)) {
       L.unsupported(I, ".sat and .relu are separate forms");
       return;

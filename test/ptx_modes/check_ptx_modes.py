@@ -6,7 +6,8 @@ nvcc's output differs by mode in ways that matter to the frontend: the
 target architecture selects instruction forms, --use_fast_math turns float
 operations into .approx/.ftz forms, -G emits unoptimized code with device
 function calls and DWARF sections, -lineinfo adds .file/.loc lines. A mode
-passes for a file when `cuhip ptx FILE --emit gpu-ir` exits 0. Any failure
+passes for a file when `cuhip ptx FILE --emit gpu-ir` and the host target's
+whole pipeline (`--arch host --emit obj`) exit 0. Any failure
 fails the test, and every failure is printed with its diagnostics, so the
 log says exactly which instruction forms are missing in which mode.
 
@@ -76,10 +77,15 @@ def check(nvcc, cuhip, out_dir, min_arch, source, mode):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return (source, name, "nvcc failed: " + " ".join(cmd), r.stderr)
-    cmd = [cuhip, "ptx", ptx, "--emit", "gpu-ir", "-o", os.devnull]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        return (source, name, " ".join(cmd) + " exited %d" % r.returncode, r.stderr)
+    # The target-neutral IR, and machine code for the host (the CPU
+    # backend's whole pipeline: work-group functions, O3, x86 codegen).
+    for cmd in ([cuhip, "ptx", ptx, "--emit", "gpu-ir", "-o", os.devnull],
+                [cuhip, "ptx", ptx, "--arch", "host", "--emit", "obj",
+                 "-o", os.devnull]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            return (source, name, " ".join(cmd) + " exited %d" % r.returncode,
+                    r.stderr)
     return (source, name, None, None)
 
 

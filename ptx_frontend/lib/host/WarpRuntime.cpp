@@ -5,8 +5,11 @@
 // cuhip_warp_step, which evaluates the collective over the lanes waiting at
 // it exactly as the PTX ISA defines it (source-lane formulas with clamp and
 // segment mask for shfl, member masks for vote/match/redux/elect) and hands
-// every lane its result through its frame's WarpExchange. Writing these in
-// C++ keeps the generated code small and the semantics in one place.
+// every lane its result through its frame's WarpExchange. Matrix
+// instructions (ldmatrix, stmatrix, mma, wmma) are collectives too: they
+// gather the warp's fragments from each frame's MatrixExchange, run the
+// whole operation and scatter the results. Writing these in C++ keeps the
+// generated code small and the semantics in one place.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
@@ -287,14 +290,12 @@ struct WmmaFragment {
   unsigned Rows, Cols, Elems;
   bool ColumnOrder;
 };
-WmmaFragment wmmaFragment(const MatrixDesc &D, MatrixOperand Op,
-                          MatrixElem T) {
+WmmaFragment wmmaFragment(const MatrixDesc &D, MatrixOperand Op, MatrixElem T) {
   WmmaFragment F;
   F.Rows = Op == OperandB ? D.K : D.M;
   F.Cols = Op == OperandA ? D.K : D.N;
   F.ColumnOrder = Op == OperandB;
-  F.Elems = T == MatrixElem::F16 && Op != OperandC ? 16
-                                                   : F.Rows * F.Cols / 32;
+  F.Elems = T == MatrixElem::F16 && Op != OperandC ? 16 : F.Rows * F.Cols / 32;
   return F;
 }
 
@@ -315,7 +316,8 @@ void loadStoreMatrix(bool Load, uint8_t *WF, uint32_t FB, uint32_t Waiting,
     return Trans ? Rows[J][C][R] : Rows[J][R][C];
   };
   auto address = [&](unsigned L) {
-    return reinterpret_cast<void *>(uintptr_t(matrixExchange(WF, FB, L).Address));
+    return reinterpret_cast<void *>(
+        uintptr_t(matrixExchange(WF, FB, L).Address));
   };
   if (Load) {
     for (unsigned J = 0; J < D.K; ++J)
@@ -354,8 +356,8 @@ void multiplyWarp(bool Wmma, uint8_t *WF, uint32_t FB, uint32_t Waiting,
                FBf = wmmaFragment(D, OperandB, D.B),
                FC = wmmaFragment(D, OperandC, D.C),
                FD = wmmaFragment(D, OperandC, D.D);
-  unsigned EA = Wmma ? FA.Elems : M * K / 32, EB = Wmma ? FBf.Elems : K * N / 32,
-           EC = M * N / 32;
+  unsigned EA = Wmma ? FA.Elems : M * K / 32,
+           EB = Wmma ? FBf.Elems : K * N / 32, EC = M * N / 32;
   unsigned WA = fragmentWords(EA, D.A), WB = fragmentWords(EB, D.B);
   auto coord = [&](MatrixOperand Op, const WmmaFragment &F, unsigned L,
                    unsigned I) {
@@ -413,9 +415,9 @@ void loadStoreWmma(bool Load, uint8_t *WF, uint32_t FB, uint32_t Waiting,
       std::fill_n(X.Words, fragmentWords(F.Elems, D.A), 0u);
     for (unsigned I = 0; I < F.Elems; ++I) {
       Coord P = wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L, I);
-      uint8_t *At = Base + (ColMajor ? P.Col * Stride + P.Row
-                                     : P.Row * Stride + P.Col) *
-                               Bytes;
+      uint8_t *At =
+          Base +
+          (ColMajor ? P.Col * Stride + P.Row : P.Row * Stride + P.Col) * Bytes;
       uint64_t V = 0;
       if (Load) {
         std::memcpy(&V, At, Bytes);

@@ -30,7 +30,9 @@
 // releases them; when every warp has stopped, cuhip_barrier_step releases
 // the block barrier everyone reached. A warp is exactly 32 lanes, warps are
 // independent between barriers, and collectives in code that only some
-// warps (or some lanes) execute behave as on the GPU.
+// warps (or some lanes) execute behave as on the GPU. Warp-level matrix
+// instructions are such collectives as well, with their fragments passed
+// through a MatrixExchange after the WarpExchange.
 //
 //===----------------------------------------------------------------------===//
 #include "HostPasses.h"
@@ -268,24 +270,20 @@ bool parseMatrixSignature(ArrayRef<StringRef> Sig, MatrixDesc &D) {
   return true;
 }
 
-/// Decodes a call to a matrix instruction: the NVVM intrinsic
+/// Decodes the callee of a matrix instruction: the NVVM intrinsic
 /// (llvm.nvvm.ldmatrix/stmatrix/mma/wmma.*) or the cuhip.* function that
 /// LowerMatrix.cpp calls where LLVM has none, whose names follow the rules
 /// of LLVM's IntrinsicsNVVM.td. Only the forms LowerMatrix.cpp emits are
 /// recognised.
-std::optional<MatrixCollective> matrixCollective(const Instruction &I) {
-  const auto *Call = dyn_cast<CallInst>(&I);
-  const Function *F = Call ? Call->getCalledFunction() : nullptr;
-  if (!F)
-    return std::nullopt;
-  StringRef Name = F->getName();
+std::optional<MatrixCollective> decodeMatrixCollective(StringRef Name) {
   if (!Name.consume_front("llvm.nvvm.") && !Name.consume_front("cuhip."))
     return std::nullopt;
   SmallVector<StringRef, 12> Parts;
   Name.split(Parts, '.');
   // The mangled type of an overloaded pointer operand ("p3").
   if (Parts.size() > 1 && Parts.back().size() > 1 && Parts.back()[0] == 'p' &&
-      all_of(Parts.back().drop_front(), [](char C) { return C >= '0' && C <= '9'; }))
+      all_of(Parts.back().drop_front(),
+             [](char C) { return C >= '0' && C <= '9'; }))
     Parts.pop_back();
   ArrayRef<StringRef> R(Parts);
   auto take = [&](StringRef W) {
@@ -368,6 +366,14 @@ std::optional<MatrixCollective> matrixCollective(const Instruction &I) {
   if (R.size() != 1 || (D.A = matrixElem(R[0])) == MatrixElem::None)
     return std::nullopt;
   return MC;
+}
+
+std::optional<MatrixCollective> matrixCollective(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  if (!F)
+    return std::nullopt;
+  return decodeMatrixCollective(F->getName());
 }
 
 Value *loadCtxU32(IRBuilder<> &B, Value *Ctx, unsigned Offset,
@@ -853,6 +859,12 @@ void WorkGroupBuilder::buildFrame() {
     Size += sizeof(MatrixExchange);
   Value *Frame = Thread->getArg(ArgFrame);
   for (AllocaInst *AI : Allocas) {
+    // Lifetime markers only apply to allocas; a frame slot lives as long
+    // as the thread.
+    for (User *U : make_early_inc_range(AI->users()))
+      if (auto *II = dyn_cast<IntrinsicInst>(U))
+        if (II->isLifetimeStartOrEnd())
+          II->eraseFromParent();
     uint64_t Al = AI->getAlign().value();
     std::optional<TypeSize> Bytes = AI->getAllocationSize(DL);
     Size = alignTo(Size, Al);
@@ -1303,6 +1315,17 @@ static Error inlineDeviceFunctions(Module &M) {
     MPM.addPass(AlwaysInlinerPass());
     MPM.run(M, MAM);
   }
+  // Device functions nothing calls any more (all inlined) go; the host
+  // could not compile the thread-level intrinsics left in them.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function &F : make_early_inc_range(M))
+      if (!F.isDeclaration() && !F.hasFnAttribute("cuhip-kernel") &&
+          !F.getName().starts_with("cuhip") && F.use_empty()) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+  }
   // trap and brkpt end the block; nanosleep has nothing to wait for.
   SmallVector<CallInst *> Calls;
   for (Function &F : M)
@@ -1333,8 +1356,7 @@ static Error inlineDeviceFunctions(Module &M) {
 /// recursively) runs without the thread's context; it must not need it.
 static Error checkStandaloneFunctions(Module &M) {
   for (Function &F : M) {
-    if (F.isDeclaration() || F.getName().starts_with("cuhip.block.") ||
-        F.use_empty())
+    if (F.isDeclaration() || F.getName().starts_with("cuhip.block."))
       continue;
     for (Instruction &I : instructions(F)) {
       const char *What = nullptr;
@@ -1386,6 +1408,11 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
   for (const char *Marker : {WarpCutName, BlockCutName})
     if (Function *Cut = M.getFunction(Marker))
       Cut->eraseFromParent();
+  // Matrix instructions have all become collectives.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() &&
+        decodeMatrixCollective(F.getName()))
+      F.eraseFromParent();
   if (Error E = checkStandaloneFunctions(M))
     return E;
   // Device functions that stayed functions reach the device library

@@ -103,9 +103,9 @@ enum MatrixFlag : uint8_t {
 /// One matrix instruction's form, decoded by the host target from its
 /// intrinsic's name (see LowerMatrix.cpp) and stored by every lane.
 struct MatrixDesc {
-  uint8_t M, N, K;  // the shape; ldmatrix/stmatrix: 8, 8, number of matrices
+  uint8_t M, N, K;       // shape; ldmatrix/stmatrix: 8, 8, matrix count
   MatrixElem A, B, C, D; // wmma.load/store: the fragment's type in A
-  uint8_t Flags;    // MatrixFlag
+  uint8_t Flags;         // MatrixFlag
 };
 static_assert(sizeof(MatrixDesc) == 8);
 

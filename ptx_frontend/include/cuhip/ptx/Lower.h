@@ -15,7 +15,14 @@
 //    access converts its address with inttoptr into the access's space.
 //    Shared variables are globals in addrspace(3) whose only uses are
 //    `ptrtoint` (their address in the shared window);
-//  * PTX registers become allocas, promoted by mem2reg in each target.
+//  * PTX registers become allocas, promoted by mem2reg in each target;
+//  * warp-level matrix instructions (ldmatrix, stmatrix, mma, wmma) are one
+//    call each to the NVVM intrinsic of that form (`llvm.nvvm.mma.*`, ...),
+//    with the lane's fragment registers as scalar operands. The forms LLVM
+//    has no intrinsic for (mma.m16n8k8/m16n8k16 .f16 with different C and D
+//    types, wmma.mma .s8 x .u8) call `cuhip.<name>`, where <name> is the
+//    name and the signature NVVM's naming rules would give the intrinsic,
+//    e.g. `cuhip.mma.m16n8k16.row.col.f32.f16` (D .f32, C .f16).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

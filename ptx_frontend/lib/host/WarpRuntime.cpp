@@ -601,40 +601,94 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
 
 extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
                                        const WarpSchedule *S) {
-  bool Any = false;
-  uint32_t Barrier = 0;
+  const uint32_t FB = S->FrameBytes;
+  auto opAt = [&](uint32_t Region) {
+    return Region < S->NumRegions ? WarpOp(S->OpOfRegion[Region]) : WarpOp::None;
+  };
+  uint32_t *Counters =
+      S->CounterOffset ? reinterpret_cast<uint32_t *>(Frames + S->CounterOffset)
+                       : nullptr;
+  bool Progress = false;
+  uint32_t Running = 0;
+  // Named barriers: waiting lanes and their expected thread count per id.
+  uint32_t NamedWaiting[NumNamedBarriers] = {}, NamedCount[NumNamedBarriers] = {};
+  bool AnyNamed = false;
   for (uint32_t T = 0; T < Threads; ++T) {
     uint8_t St = stateOf(Frames, S, T);
     if (St == LaneExited)
       continue;
+    ++Running;
     if (St != LaneAtBarrier)
       return 2;
+    WarpOp Op = opAt(resumeOf(Frames, S, T));
+    if (Op != WarpOp::BarArrive && Op != WarpOp::BarSyncCount)
+      continue;
+    WarpExchange &X = exchange(Frames, FB, T);
+    uint32_t Id = X.Mask % NumNamedBarriers;
+    if (Op == WarpOp::BarArrive) {
+      // Arriving never waits: count it and let the lane run on.
+      if (Counters)
+        ++Counters[Id];
+      stateOf(Frames, S, T) = LaneRunnable;
+      Progress = true;
+    } else {
+      ++NamedWaiting[Id];
+      NamedCount[Id] = X.B;
+      AnyNamed = true;
+    }
+  }
+  if (Running == 0)
+    return 1;
+  if (AnyNamed) {
+    for (unsigned Id = 0; Id < NumNamedBarriers; ++Id) {
+      if (!NamedWaiting[Id])
+        continue;
+      uint32_t Arrived = NamedWaiting[Id] + (Counters ? Counters[Id] : 0);
+      if (Arrived < NamedCount[Id])
+        continue;
+      for (uint32_t T = 0; T < Threads; ++T)
+        if (stateOf(Frames, S, T) == LaneAtBarrier &&
+            opAt(resumeOf(Frames, S, T)) == WarpOp::BarSyncCount &&
+            exchange(Frames, FB, T).Mask % NumNamedBarriers == Id)
+          stateOf(Frames, S, T) = LaneRunnable;
+      if (Counters)
+        Counters[Id] = 0;
+      Progress = true;
+    }
+    return Progress ? 0 : 2;
+  }
+  if (Progress)
+    return 0;
+
+  // An ordinary barrier: every running lane must wait at the same one.
+  uint32_t Barrier = 0;
+  bool Any = false;
+  for (uint32_t T = 0; T < Threads; ++T) {
+    if (stateOf(Frames, S, T) != LaneAtBarrier)
+      continue;
     uint32_t R = resumeOf(Frames, S, T);
     if (Any && R != Barrier)
       return 2;
     Any = true;
     Barrier = R;
   }
-  if (!Any)
-    return 1;
   // bar.red: reduce the waiting threads' predicates, hand everyone the
   // result.
-  WarpOp Op = Barrier < S->NumRegions ? WarpOp(S->OpOfRegion[Barrier])
-                                      : WarpOp::None;
+  WarpOp Op = opAt(Barrier);
   if (Op == WarpOp::BarRedPopc || Op == WarpOp::BarRedAnd ||
       Op == WarpOp::BarRedOr) {
     uint32_t Count = 0, Waiting = 0;
     for (uint32_t T = 0; T < Threads; ++T)
       if (stateOf(Frames, S, T) == LaneAtBarrier) {
         ++Waiting;
-        Count += exchange(Frames, S->FrameBytes, T).Value & 1;
+        Count += exchange(Frames, FB, T).Value & 1;
       }
     uint64_t R = Op == WarpOp::BarRedPopc  ? Count
                  : Op == WarpOp::BarRedAnd ? uint64_t(Count == Waiting)
                                            : uint64_t(Count != 0);
     for (uint32_t T = 0; T < Threads; ++T)
       if (stateOf(Frames, S, T) == LaneAtBarrier)
-        exchange(Frames, S->FrameBytes, T).Result = R;
+        exchange(Frames, FB, T).Result = R;
   }
   for (uint32_t T = 0; T < Threads; ++T)
     if (stateOf(Frames, S, T) == LaneAtBarrier)

@@ -123,7 +123,7 @@ bool isCut(const Instruction &I) {
 struct CollectiveInfo {
   Intrinsic::ID ID;
   WarpOp Op;
-  enum Form { Shfl, Vote, Match, Redux, Mask, None, BarRed } F;
+  enum Form { Shfl, Vote, Match, Redux, Mask, None, BarRed, NamedBarrier } F;
 };
 
 const CollectiveInfo *collectiveInfo(const Instruction &I) {
@@ -155,6 +155,14 @@ const CollectiveInfo *collectiveInfo(const Instruction &I) {
       {Intrinsic::nvvm_bar_warp_sync, WarpOp::WarpSync, CollectiveInfo::Mask},
       {Intrinsic::nvvm_activemask, WarpOp::ActiveMask, CollectiveInfo::None},
       {Intrinsic::nvvm_elect_sync, WarpOp::Elect, CollectiveInfo::Mask},
+      {Intrinsic::nvvm_barrier_cta_sync_aligned_count, WarpOp::BarSyncCount,
+       CollectiveInfo::NamedBarrier},
+      {Intrinsic::nvvm_barrier_cta_sync_count, WarpOp::BarSyncCount,
+       CollectiveInfo::NamedBarrier},
+      {Intrinsic::nvvm_barrier_cta_arrive_aligned_count, WarpOp::BarArrive,
+       CollectiveInfo::NamedBarrier},
+      {Intrinsic::nvvm_barrier_cta_arrive_count, WarpOp::BarArrive,
+       CollectiveInfo::NamedBarrier},
       {Intrinsic::nvvm_barrier_cta_red_popc_aligned_all, WarpOp::BarRedPopc,
        CollectiveInfo::BarRed},
       {Intrinsic::nvvm_barrier_cta_red_and_aligned_all, WarpOp::BarRedAnd,
@@ -404,6 +412,8 @@ private:
   SmallVector<uint32_t> RegionOp;          // WarpOp per region
   SmallVector<bool> RegionAtBarrier;       // region starts after a block barrier
   bool HasWarpOps = false;
+  bool HasNamedBarriers = false;
+  uint32_t CounterOffset = 0; // named-barrier arrival counts (thread 0's frame)
   bool HasMatrixOps = false;               // frames hold a MatrixExchange
   uint32_t ExitFlagOffset = 0;             // barrier-only block functions
   uint32_t ResumeOffset = 0, StateOffset = 0; // scheduled block functions
@@ -663,10 +673,18 @@ void WorkGroupBuilder::cutAtCollectives() {
     case CollectiveInfo::BarRed: // (id, pred): a block barrier that reduces
       storeValue(Call->getArgOperand(1));
       break;
+    case CollectiveInfo::NamedBarrier: // (id, thread count)
+      store32(Call->getArgOperand(0), XMask);
+      store32(Call->getArgOperand(1), XB);
+      HasNamedBarriers = true;
+      break;
     case CollectiveInfo::None:
       break;
     }
-    B.CreateCall(CI->F == CollectiveInfo::BarRed ? BlockCut : Cut,
+    B.CreateCall(CI->F == CollectiveInfo::BarRed ||
+                         CI->F == CollectiveInfo::NamedBarrier
+                     ? BlockCut
+                     : Cut,
                  {B.getInt32(uint32_t(CI->Op))});
     // The result, after the cut.
     Type *RT = Call->getType();
@@ -768,13 +786,6 @@ Error WorkGroupBuilder::splitAtCuts() {
   RegionOp.push_back(uint32_t(WarpOp::None));
   RegionAtBarrier.push_back(false);
   for (Instruction *C : Cuts) {
-    if (auto *II = dyn_cast<IntrinsicInst>(C);
-        II && II->getIntrinsicID() ==
-                  Intrinsic::nvvm_barrier_cta_sync_aligned_count)
-      return createStringError(
-          "kernel '%s': barriers with a thread count (bar.sync id, count) "
-          "are not supported by the CPU backend yet",
-          Kernel.getName().str().c_str());
     BasicBlock *BB = C->getParent();
     if (&BB->front() != C || BB == &Thread->getEntryBlock())
       BB = SplitBlock(BB, C->getIterator());
@@ -888,6 +899,11 @@ void WorkGroupBuilder::buildFrame() {
     }
     AI->eraseFromParent();
   }
+  if (HasNamedBarriers) {
+    Size = alignTo(Size, 4);
+    CounterOffset = uint32_t(Size);
+    Size += 4 * NumNamedBarriers;
+  }
   if (HasWarpOps) {
     Size = alignTo(Size, 4);
     ResumeOffset = uint32_t(Size);
@@ -956,13 +972,14 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
   auto *Ops = new GlobalVariable(M, OpsTy, true, GlobalValue::InternalLinkage,
                                  ConstantDataArray::get(Ctx, RegionOp),
                                  Layout.BlockFunctionName + ".ops");
-  auto *SchedTy = StructType::get(Ctx, {I32, I32, I32, I32, Ptr});
+  auto *SchedTy = StructType::get(Ctx, {I32, I32, I32, I32, Ptr, I32});
   auto *Sched = new GlobalVariable(
       M, SchedTy, true, GlobalValue::InternalLinkage,
       ConstantStruct::get(SchedTy, {ConstantInt::get(I32, FB),
                                     ConstantInt::get(I32, ResumeOffset),
                                     ConstantInt::get(I32, StateOffset),
-                                    ConstantInt::get(I32, RegionOp.size()), Ops}),
+                                    ConstantInt::get(I32, RegionOp.size()), Ops,
+                                    ConstantInt::get(I32, CounterOffset)}),
       Layout.BlockFunctionName + ".schedule");
   FunctionCallee WarpStep = M.getOrInsertFunction(
       "cuhip_warp_step", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
@@ -1009,6 +1026,9 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
                           IB.CreateConstInBoundsGEP1_32(I8, F, ResumeOffset), Align(4));
     IB.CreateStore(IB.getInt8(LaneRunnable),
                    IB.CreateConstInBoundsGEP1_32(I8, F, StateOffset));
+    if (HasNamedBarriers)
+      IB.CreateMemSet(IB.CreateConstInBoundsGEP1_32(I8, F, CounterOffset),
+                      IB.getInt8(0), 4 * NumNamedBarriers, Align(4));
     Value *T1 = IB.CreateAdd(T, IB.getInt32(1));
     T->addIncoming(T1, Init);
     IB.CreateCondBr(IB.CreateICmpULT(T1, NThreads), Init, WarpHead);

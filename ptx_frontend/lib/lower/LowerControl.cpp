@@ -40,8 +40,20 @@ static void lowerBarrier(FunctionLowering &L, const Instruction &I) {
             false);
     return;
   }
-  if (!Sync || I.hasModifier("arrive") || I.Operands.empty() ||
-      I.Operands.size() > 2) {
+  if (I.hasModifier("arrive")) {
+    // bar.arrive a, b: count this warp's arrival at barrier a, don't wait.
+    if (I.Operands.size() != 2) {
+      L.unsupported(I, "expected bar.arrive a, b");
+      return;
+    }
+    Value *Id = L.read(I, 0, L.B.getInt32Ty(), false);
+    Value *Cnt = L.read(I, 1, L.B.getInt32Ty(), false);
+    if (Id && Cnt)
+      L.B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_arrive_aligned_count,
+                          ArrayRef<Type *>{}, {Id, Cnt});
+    return;
+  }
+  if (!Sync || I.Operands.empty() || I.Operands.size() > 2) {
     L.unsupported(I);
     return;
   }

@@ -82,6 +82,9 @@ enum class WarpOp : uint32_t {
   BarRedPopc, BarRedAnd, BarRedOr,
   // Warp-level matrix instructions; their MatrixExchange says which form.
   LdMatrix, StMatrix, Mma, WmmaLoad, WmmaStore, WmmaMma,
+  // Named barriers: bar.sync/barrier.sync with a thread count, bar.arrive.
+  // Mask holds the barrier number, B the thread count.
+  BarSyncCount, BarArrive,
 };
 
 /// Element types of matrix fragments.
@@ -142,16 +145,23 @@ struct WarpSchedule {
   uint32_t StateOffset;  // u8: LaneState
   uint32_t NumRegions;
   const uint32_t *OpOfRegion; // WarpOp per region (None: not a warp cut)
+  /// Named barriers: offset, in the first thread's frame, of 16 u32 arrival
+  /// counts left by bar.arrive; 0 when the kernel has no named barriers.
+  uint32_t CounterOffset;
 };
+inline constexpr unsigned NumNamedBarriers = 16;
 
 /// Runs the collective that the lowest waiting lane of a warp waits at, for
 /// all lanes waiting at the same one, and makes them runnable. Returns 0
 /// when no lane of the warp waits at a collective. Called by generated code.
 extern "C" uint32_t cuhip_warp_step(uint8_t *WarpFrames, uint32_t Lanes,
                                     const WarpSchedule *S);
-/// After every warp of a block has stopped: if all running lanes wait at
-/// the same barrier, releases them and returns 0; returns 1 when every lane
-/// has exited, 2 when lanes wait at different barriers.
+/// After every warp of a block has stopped at a barrier or exited: counts
+/// bar.arrive arrivals, releases every named barrier whose thread count is
+/// reached and, when all running lanes wait at the same ordinary barrier,
+/// that one. Returns 0 when lanes were released, 1 when every lane has
+/// exited, 2 when nothing can be released (lanes at different ordinary
+/// barriers, or named barriers that will never fill).
 extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
                                        const WarpSchedule *S);
 /// %globaltimer: nanoseconds.

@@ -65,7 +65,7 @@ SmallVector<GlobalVariable *> sharedVariablesOf(Function &F) {
 } // namespace
 
 uint32_t flattenAddressSpaces(Function &F, Value *SharedBase,
-                              uint32_t &SharedAlign) {
+                              uint32_t &SharedAlign, uint32_t ReservedBytes) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   LLVMContext &Ctx = F.getContext();
   Type *I8 = Type::getInt8Ty(Ctx);
@@ -74,7 +74,7 @@ uint32_t flattenAddressSpaces(Function &F, Value *SharedBase,
   // 1. Layout: static variables in module order, the dynamic array last.
   SmallVector<GlobalVariable *> Vars = sharedVariablesOf(F);
   std::map<GlobalVariable *, uint64_t> Offsets;
-  uint64_t Size = 0;
+  uint64_t Size = ReservedBytes;
   SharedAlign = 16;
   SmallVector<GlobalVariable *> Dynamic;
   for (GlobalVariable *GV : Vars) {

@@ -15,8 +15,9 @@ namespace cuhip::ptx::host {
 /// SharedBase (an argument of F); afterwards
 /// every memory access in F uses address space 0. Returns the number of
 /// static shared bytes; the dynamic shared array starts there, aligned to
-/// SharedAlign.
+/// SharedAlign. ReservedBytes at the arena's start are kept for the system
+/// (%reserved_smem_offset_*), before every variable.
 uint32_t flattenAddressSpaces(llvm::Function &F, llvm::Value *SharedBase,
-                              uint32_t &SharedAlign);
+                              uint32_t &SharedAlign, uint32_t ReservedBytes);
 
 } // namespace cuhip::ptx::host

@@ -89,6 +89,10 @@ enum ThreadArg : unsigned {
   NumThreadArgs
 };
 
+// Shared memory the system reserves per block (CUDA reserves 1 KB on
+// sm_80 and later); only kernels that ask for it get it.
+constexpr uint32_t ReservedSharedBytes = 1024;
+
 // Region exit codes recorded per thread.
 constexpr int ExitCode = -1;  // the thread returned
 constexpr int NoneCode = -2;  // no thread has reached a barrier yet
@@ -562,6 +566,21 @@ void WorkGroupBuilder::replaceSpecialRegisters() {
     }
     II->replaceAllUsesWith(R);
     II->eraseFromParent();
+  }
+  // The reserved shared memory: two slots in the arena's first bytes.
+  SmallVector<CallInst *> Reserved;
+  for (Instruction &I : instructions(Thread))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *F = CI->getCalledFunction())
+        if (F->getName().starts_with("cuhip.sreg.reserved_smem"))
+          Reserved.push_back(CI);
+  for (CallInst *CI : Reserved) {
+    StringRef N = CI->getCalledFunction()->getName();
+    uint32_t V = N.ends_with("_1")                          ? ReservedSharedBytes / 2
+                 : N.ends_with("_end") || N.ends_with("_cap") ? ReservedSharedBytes
+                                                            : 0;
+    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), V));
+    CI->eraseFromParent();
   }
 }
 
@@ -1280,8 +1299,16 @@ void WorkGroupBuilder::buildBlockFunction() {
 Error WorkGroupBuilder::run() {
   if (Error E = makeThreadFunction())
     return E;
-  Layout.StaticSharedBytes =
-      flattenAddressSpaces(*Thread, Thread->getArg(ArgShared), Layout.SharedAlign);
+  // Kernels that read %reserved_smem_offset_* get the system's reserved
+  // shared memory at the start of their arena.
+  bool UsesReserved = false;
+  for (Instruction &I : instructions(Thread))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *F = CI->getCalledFunction())
+        UsesReserved |= F->getName().starts_with("cuhip.sreg.reserved_smem");
+  Layout.StaticSharedBytes = flattenAddressSpaces(
+      *Thread, Thread->getArg(ArgShared), Layout.SharedAlign,
+      UsesReserved ? ReservedSharedBytes : 0);
   replaceSpecialRegisters();
   bindDeviceLibraryCalls();
   promoteRegisters();

@@ -647,6 +647,18 @@ Value *FunctionLowering::readSpecial(StringRef Name, SourceLoc L) {
       return B.CreateIntrinsic(E.ID, ArrayRef<Type *>{}, ArrayRef<Value *>{});
   if (Name == "WARP_SZ")
     return B.getInt32(32);
+  // The system's reserved shared memory (cooperative groups keep barrier
+  // state there); NVVM has no intrinsic for these, so each target resolves
+  // a call to cuhip.sreg.<name>.
+  if (Name == "%reserved_smem_offset_begin" ||
+      Name == "%reserved_smem_offset_end" ||
+      Name == "%reserved_smem_offset_cap" ||
+      Name == "%reserved_smem_offset_0" || Name == "%reserved_smem_offset_1") {
+    FunctionCallee F = Fn->getParent()->getOrInsertFunction(
+        ("cuhip.sreg." + Name.substr(1)).str(),
+        FunctionType::get(B.getInt32Ty(), false));
+    return B.CreateCall(F);
+  }
   return nullptr;
 }
 

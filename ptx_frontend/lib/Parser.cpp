@@ -1109,10 +1109,30 @@ void Parser::parseLabel(std::vector<Statement> &Out) {
     recoverStatement();
     return;
   }
+  // A jump table for brx.idx: the label names the list of targets.
+  if (Tok.isDirective("branchtargets")) {
+    S.L.IsBranchTargets = true;
+    consume();
+    while (Tok.Kind == TokenKind::Identifier) {
+      S.L.Targets.emplace_back(Tok.Text);
+      consume();
+      if (!Tok.isPunct(','))
+        break;
+      consume();
+    }
+    if (!Tok.isPunct(';') || S.L.Targets.empty()) {
+      error(Tok.Loc, "expected a list of labels ending in ';' after "
+                     ".branchtargets, found '" + std::string(Tok.Text) + "'");
+      recoverStatement();
+      return;
+    }
+    consume();
+    Out.push_back(std::move(S));
+    return;
+  }
   Out.push_back(std::move(S));
-  // Jump tables for brx.idx and call-target hints: the label stays, the
-  // list itself is not represented.
-  if (Tok.isDirective("branchtargets") || Tok.isDirective("calltargets"))
+  // Call-target hints: the label stays, the list (a hint only) does not.
+  if (Tok.isDirective("calltargets"))
     recoverStatement();
 }
 

@@ -441,7 +441,9 @@ void FunctionLowering::declare(const VarDecl &D) {
 
 void FunctionLowering::collectLabels(const Block &Blk) {
   for (const auto &S : Blk.Body) {
-    if (S.K == Statement::Lbl) {
+    if (S.K == Statement::Lbl && S.L.IsBranchTargets) {
+      BranchTables[S.L.Name] = S.L.Targets;
+    } else if (S.K == Statement::Lbl) {
       if (Labels.count(S.L.Name))
         error(S.L.Loc, "label '" + S.L.Name + "' defined twice");
       labelBlock(S.L.Name);
@@ -458,6 +460,8 @@ void FunctionLowering::lowerBlock(const Block &Blk) {
       declare(S.D);
       break;
     case Statement::Lbl: {
+      if (S.L.IsBranchTargets)
+        break; // a jump table, not a position in the code
       BasicBlock *BB = labelBlock(S.L.Name);
       if (!B.GetInsertBlock()->getTerminator())
         B.CreateBr(BB);

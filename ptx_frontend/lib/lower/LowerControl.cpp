@@ -77,6 +77,44 @@ static void lowerBranch(FunctionLowering &L, const Instruction &I) {
     L.B.CreateBr(Target);
 }
 
+/// brx.idx{.uni} index, tlist: jumps to the index-th label of a
+/// .branchtargets list; an index past its end is undefined in PTX and traps
+/// here.
+static void lowerIndexedBranch(FunctionLowering &L, const Instruction &I) {
+  if (I.Operands.size() != 2) {
+    L.unsupported(I, "expected brx.idx index, tlist");
+    return;
+  }
+  auto Table = L.BranchTables.find(I.Operands[1].Name);
+  if (Table == L.BranchTables.end()) {
+    L.error(I.Operands[1].Loc, "'" + I.Operands[1].Name +
+                                   "' is not a .branchtargets list");
+    return;
+  }
+  Value *Index = L.read(I, 0, L.B.getInt32Ty(), false);
+  if (!Index)
+    return;
+  SmallVector<BasicBlock *> Targets;
+  for (const std::string &Name : Table->second) {
+    auto It = L.Labels.find(Name);
+    if (It == L.Labels.end()) {
+      L.error(I.Operands[1].Loc, "unknown label '" + Name + "' in '" +
+                                     I.Operands[1].Name + "'");
+      return;
+    }
+    Targets.push_back(It->second);
+  }
+  BasicBlock *OutOfRange = BasicBlock::Create(L.Ctx, "brx.out.of.range", L.Fn);
+  {
+    IRBuilder<> TB(OutOfRange);
+    TB.CreateIntrinsic(Intrinsic::trap, ArrayRef<Type *>{}, ArrayRef<Value *>{});
+    TB.CreateUnreachable();
+  }
+  SwitchInst *SW = L.B.CreateSwitch(Index, OutOfRange, Targets.size());
+  for (size_t K = 0; K < Targets.size(); ++K)
+    SW->addCase(L.B.getInt32(K), Targets[K]);
+}
+
 static void lowerReturn(FunctionLowering &L, const Instruction &I) {
   if (I.Opcode == "exit" && !L.PF.IsEntry) {
     // exit ends the thread even from inside a device function.
@@ -223,6 +261,7 @@ void registerControlInstructions(OpcodeTable &T) {
   T["ret"] = lowerReturn;
   T["exit"] = lowerReturn;
   T["call"] = lowerCall;
+  T["brx"] = lowerIndexedBranch;
   T["trap"] = lowerTrap;
   T["brkpt"] = lowerTrap;
   T["nanosleep"] = lowerNanosleep;

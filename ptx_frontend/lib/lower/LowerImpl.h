@@ -157,6 +157,8 @@ public:
   };
   std::vector<Scope> Scopes;
   StringMap<BasicBlock *> Labels;
+  /// .branchtargets lists by their label, for brx.idx.
+  StringMap<std::vector<std::string>> BranchTables;
   bool Failed = false;
 
   // --- diagnostics --------------------------------------------------------

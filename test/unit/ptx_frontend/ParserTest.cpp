@@ -1256,7 +1256,21 @@ L1:
   EXPECT_EQ(Body[2].I.Opcode, "call");
   EXPECT_EQ(Body[3].K, Statement::Lbl);
   EXPECT_EQ(Body[3].L.Name, "ts");
+  EXPECT_TRUE(Body[3].L.IsBranchTargets);
+  EXPECT_EQ(Body[3].L.Targets, (std::vector<std::string>{"L0", "L1"}));
   EXPECT_EQ(Body[4].I.Opcode, "brx");
+}
+
+TEST(PtxParser, MalformedBranchTargetsAreDiagnosed) {
+  DiagnosticEngine Diags("t.ptx");
+  auto M = parseModule(std::string(Header) + ".entry k()\n{\nts: .branchtargets ;\nret;\n}\n",
+                       Diags);
+  EXPECT_FALSE(M.has_value());
+  EXPECT_NE(Diags.formatAll().find(
+                "t.ptx:6:20: error: expected a list of labels ending in ';' "
+                "after .branchtargets, found ';'"),
+            std::string::npos)
+      << Diags.formatAll();
 }
 
 //===----------------------------------------------------------------------===//

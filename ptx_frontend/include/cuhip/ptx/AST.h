@@ -166,6 +166,10 @@ struct Block {
 struct Label {
   SourceLoc Loc;
   std::string Name;
+  /// `name: .branchtargets L0, L1, ...;` names a jump table for brx.idx
+  /// rather than a position in the code.
+  bool IsBranchTargets = false;
+  std::vector<std::string> Targets;
 };
 
 struct Statement {

@@ -599,6 +599,11 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
   return 1;
 }
 
+static bool isBarRed(WarpOp Op) {
+  return Op == WarpOp::BarRedPopc || Op == WarpOp::BarRedAnd ||
+         Op == WarpOp::BarRedOr;
+}
+
 extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
                                        const WarpSchedule *S) {
   const uint32_t FB = S->FrameBytes;
@@ -621,7 +626,8 @@ extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
     if (St != LaneAtBarrier)
       return 2;
     WarpOp Op = opAt(resumeOf(Frames, S, T));
-    if (Op != WarpOp::BarArrive && Op != WarpOp::BarSyncCount)
+    if (Op != WarpOp::BarArrive && Op != WarpOp::BarSyncCount &&
+        !isBarRed(Op))
       continue;
     WarpExchange &X = exchange(Frames, FB, T);
     uint32_t Id = X.Mask % NumNamedBarriers;
@@ -643,14 +649,38 @@ extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
     for (unsigned Id = 0; Id < NumNamedBarriers; ++Id) {
       if (!NamedWaiting[Id])
         continue;
+      // A count of 0 (bar.red without one) means the whole block.
+      uint32_t Expected = NamedCount[Id] ? NamedCount[Id] : Running;
       uint32_t Arrived = NamedWaiting[Id] + (Counters ? Counters[Id] : 0);
-      if (Arrived < NamedCount[Id])
+      if (Arrived < Expected)
         continue;
+      auto waitsHere = [&](uint32_t T) {
+        if (stateOf(Frames, S, T) != LaneAtBarrier)
+          return false;
+        WarpOp Op = opAt(resumeOf(Frames, S, T));
+        return (Op == WarpOp::BarSyncCount || isBarRed(Op)) &&
+               exchange(Frames, FB, T).Mask % NumNamedBarriers == Id;
+      };
+      // bar.red: every waiting thread gets the reduction of their
+      // predicates.
+      uint32_t True = 0, Waiting = 0;
+      WarpOp RedOp = WarpOp::None;
       for (uint32_t T = 0; T < Threads; ++T)
-        if (stateOf(Frames, S, T) == LaneAtBarrier &&
-            opAt(resumeOf(Frames, S, T)) == WarpOp::BarSyncCount &&
-            exchange(Frames, FB, T).Mask % NumNamedBarriers == Id)
+        if (waitsHere(T)) {
+          ++Waiting;
+          True += exchange(Frames, FB, T).Value & 1;
+          if (isBarRed(opAt(resumeOf(Frames, S, T))))
+            RedOp = opAt(resumeOf(Frames, S, T));
+        }
+      uint64_t R = RedOp == WarpOp::BarRedPopc  ? True
+                   : RedOp == WarpOp::BarRedAnd ? uint64_t(True == Waiting)
+                                                : uint64_t(True != 0);
+      for (uint32_t T = 0; T < Threads; ++T)
+        if (waitsHere(T)) {
+          if (RedOp != WarpOp::None)
+            exchange(Frames, FB, T).Result = R;
           stateOf(Frames, S, T) = LaneRunnable;
+        }
       if (Counters)
         Counters[Id] = 0;
       Progress = true;
@@ -671,24 +701,6 @@ extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
       return 2;
     Any = true;
     Barrier = R;
-  }
-  // bar.red: reduce the waiting threads' predicates, hand everyone the
-  // result.
-  WarpOp Op = opAt(Barrier);
-  if (Op == WarpOp::BarRedPopc || Op == WarpOp::BarRedAnd ||
-      Op == WarpOp::BarRedOr) {
-    uint32_t Count = 0, Waiting = 0;
-    for (uint32_t T = 0; T < Threads; ++T)
-      if (stateOf(Frames, S, T) == LaneAtBarrier) {
-        ++Waiting;
-        Count += exchange(Frames, FB, T).Value & 1;
-      }
-    uint64_t R = Op == WarpOp::BarRedPopc  ? Count
-                 : Op == WarpOp::BarRedAnd ? uint64_t(Count == Waiting)
-                                           : uint64_t(Count != 0);
-    for (uint32_t T = 0; T < Threads; ++T)
-      if (stateOf(Frames, S, T) == LaneAtBarrier)
-        exchange(Frames, FB, T).Result = R;
   }
   for (uint32_t T = 0; T < Threads; ++T)
     if (stateOf(Frames, S, T) == LaneAtBarrier)

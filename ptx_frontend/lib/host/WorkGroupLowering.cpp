@@ -167,6 +167,12 @@ const CollectiveInfo *collectiveInfo(const Instruction &I) {
        CollectiveInfo::NamedBarrier},
       {Intrinsic::nvvm_barrier_cta_arrive_count, WarpOp::BarArrive,
        CollectiveInfo::NamedBarrier},
+      {Intrinsic::nvvm_barrier_cta_red_popc_aligned_count, WarpOp::BarRedPopc,
+       CollectiveInfo::BarRed},
+      {Intrinsic::nvvm_barrier_cta_red_and_aligned_count, WarpOp::BarRedAnd,
+       CollectiveInfo::BarRed},
+      {Intrinsic::nvvm_barrier_cta_red_or_aligned_count, WarpOp::BarRedOr,
+       CollectiveInfo::BarRed},
       {Intrinsic::nvvm_barrier_cta_red_popc_aligned_all, WarpOp::BarRedPopc,
        CollectiveInfo::BarRed},
       {Intrinsic::nvvm_barrier_cta_red_and_aligned_all, WarpOp::BarRedAnd,
@@ -689,8 +695,18 @@ void WorkGroupBuilder::cutAtCollectives() {
     case CollectiveInfo::Mask: // (mask)
       store32(Call->getArgOperand(0), XMask);
       break;
-    case CollectiveInfo::BarRed: // (id, pred): a block barrier that reduces
-      storeValue(Call->getArgOperand(1));
+    case CollectiveInfo::BarRed:
+      // (id[, count], pred): a barrier that reduces; no count means every
+      // thread of the block.
+      store32(Call->getArgOperand(0), XMask);
+      if (Call->arg_size() == 3) {
+        store32(Call->getArgOperand(1), XB);
+        storeValue(Call->getArgOperand(2));
+      } else {
+        store32(B.getInt32(0), XB);
+        storeValue(Call->getArgOperand(1));
+      }
+      HasNamedBarriers = true;
       break;
     case CollectiveInfo::NamedBarrier: // (id, thread count)
       store32(Call->getArgOperand(0), XMask);

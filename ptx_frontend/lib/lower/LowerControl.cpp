@@ -19,25 +19,31 @@ static void lowerBarrier(FunctionLowering &L, const Instruction &I) {
   if (I.hasModifier("red")) {
     // bar.red.popc.u32 d, a{, b}, {!}c;  bar.red.{and,or}.pred p, a{, b}, {!}c;
     bool Popc = I.hasModifier("popc");
+    bool Counted = I.Operands.size() == 4;
     Intrinsic::ID ID = Intrinsic::not_intrinsic;
     if (Popc)
-      ID = Intrinsic::nvvm_barrier_cta_red_popc_aligned_all;
+      ID = Counted ? Intrinsic::nvvm_barrier_cta_red_popc_aligned_count
+                   : Intrinsic::nvvm_barrier_cta_red_popc_aligned_all;
     else if (I.hasModifier("and"))
-      ID = Intrinsic::nvvm_barrier_cta_red_and_aligned_all;
+      ID = Counted ? Intrinsic::nvvm_barrier_cta_red_and_aligned_count
+                   : Intrinsic::nvvm_barrier_cta_red_and_aligned_all;
     else if (I.hasModifier("or"))
-      ID = Intrinsic::nvvm_barrier_cta_red_or_aligned_all;
-    if (ID == Intrinsic::not_intrinsic || I.Operands.size() != 3) {
-      L.unsupported(I, I.Operands.size() == 4
-                           ? "bar.red with a thread count is not implemented yet"
-                           : "expected bar.red.{popc,and,or} d, a, {!}c");
+      ID = Counted ? Intrinsic::nvvm_barrier_cta_red_or_aligned_count
+                   : Intrinsic::nvvm_barrier_cta_red_or_aligned_all;
+    if (ID == Intrinsic::not_intrinsic ||
+        (I.Operands.size() != 3 && I.Operands.size() != 4)) {
+      L.unsupported(I, "expected bar.red.{popc,and,or} d, a{, b}, {!}c");
       return;
     }
     Value *Id = L.read(I, 1, L.B.getInt32Ty(), false);
-    Value *P = L.read(I, 2, L.B.getInt1Ty(), false);
-    if (!Id || !P)
+    Value *Cnt = Counted ? L.read(I, 2, L.B.getInt32Ty(), false) : nullptr;
+    Value *P = L.read(I, Counted ? 3 : 2, L.B.getInt1Ty(), false);
+    if (!Id || !P || (Counted && !Cnt))
       return;
-    L.write(I.Operands[0], L.B.CreateIntrinsic(ID, ArrayRef<Type *>{}, {Id, P}),
-            false);
+    Value *R = Counted
+                   ? L.B.CreateIntrinsic(ID, ArrayRef<Type *>{}, {Id, Cnt, P})
+                   : L.B.CreateIntrinsic(ID, ArrayRef<Type *>{}, {Id, P});
+    L.write(I.Operands[0], R, false);
     return;
   }
   if (I.hasModifier("arrive")) {

@@ -31,11 +31,12 @@ static constexpr TypeRow TypeTable[] = {
     {ScalarType::S64, "s64", 64},       {ScalarType::F16, "f16", 16},
     {ScalarType::F16x2, "f16x2", 32},   {ScalarType::BF16, "bf16", 16},
     {ScalarType::BF16x2, "bf16x2", 32}, {ScalarType::F32, "f32", 32},
-    {ScalarType::F64, "f64", 64},
+    {ScalarType::F64, "f64", 64},       {ScalarType::U16x2, "u16x2", 32},
+    {ScalarType::S16x2, "s16x2", 32},
 };
 
 static_assert(sizeof(TypeTable) / sizeof(TypeTable[0]) ==
-                  static_cast<size_t>(ScalarType::F64) + 1,
+                  static_cast<size_t>(ScalarType::S16x2) + 1,
               "TypeTable must list every ScalarType");
 
 static const TypeRow &row(ScalarType T) {

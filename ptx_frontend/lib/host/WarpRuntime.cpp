@@ -594,6 +594,13 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
   case WarpOp::WarpSync:
   case WarpOp::None:
     break;
+  case WarpOp::BarRedPopc:
+  case WarpOp::BarRedAnd:
+  case WarpOp::BarRedOr:
+  case WarpOp::BarSyncCount:
+  case WarpOp::BarArrive:
+    // Block-level: cuhip_barrier_step handles these, never a warp step.
+    break;
   }
   forEach([&](unsigned L) { stateOf(WF, S, L) = LaneRunnable; });
   return 1;

@@ -898,7 +898,9 @@ static void lowerArithmetic(FunctionLowering &L, const Instruction &I) {
     L.unsupported(I, "no operand type");
     return;
   }
-  if (isFloat(T))
+  if (T == ScalarType::U16x2 || T == ScalarType::S16x2)
+    lowerPackedIntArith(L, I);
+  else if (isFloat(T))
     lowerFloatArith(L, I);
   else
     lowerIntArith(L, I);

@@ -54,6 +54,8 @@ inline Type *llvmType(LLVMContext &C, ScalarType T) {
   case ScalarType::BF16: return Type::getBFloatTy(C);
   case ScalarType::F32: return Type::getFloatTy(C);
   case ScalarType::F64: return Type::getDoubleTy(C);
+  case ScalarType::U16x2: case ScalarType::S16x2:
+    return Type::getInt32Ty(C);
   case ScalarType::None: break;
   }
   return nullptr;
@@ -256,5 +258,7 @@ void lowerWarpSync(FunctionLowering &L, const Instruction &I);
 /// instruction's type picks the handler.
 void lowerIntArith(FunctionLowering &L, const Instruction &I);
 void lowerFloatArith(FunctionLowering &L, const Instruction &I);
+/// add/sub/min/max on .u16x2/.s16x2 (LowerInteger.cpp).
+void lowerPackedIntArith(FunctionLowering &L, const Instruction &I);
 
 } // namespace cuhip::ptx::lower

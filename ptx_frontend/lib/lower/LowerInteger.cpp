@@ -1003,6 +1003,47 @@ void lowerIntArith(FunctionLowering &L, const Instruction &I) {
     L.unsupported(I);
 }
 
+/// add/sub wrap in each 16-bit half; min/max compare each half with the
+/// type's signedness, and .relu (s16x2 only) clamps negative halves to 0.
+void lowerPackedIntArith(FunctionLowering &L, const Instruction &I) {
+  ScalarType T = L.instrType(I);
+  bool Signed = T == ScalarType::S16x2;
+  const std::string &Op = I.Opcode;
+  bool Relu = I.hasModifier("relu");
+  bool MinMax = Op == "min" || Op == "max";
+  for (const auto &M : I.Modifiers)
+    if (M != "u16x2" && M != "s16x2" && !(M == "relu" && MinMax && Signed)) {
+      L.unsupported(I, "modifier ." + M + " is not defined for packed 16-bit "
+                       "integers");
+      return;
+    }
+  if ((Op != "add" && Op != "sub" && !MinMax) || I.Operands.size() != 3) {
+    L.unsupported(I, "packed 16-bit integers support add, sub, min and max");
+    return;
+  }
+  auto *V2 = FixedVectorType::get(L.B.getInt16Ty(), 2);
+  Value *A = L.read(I, 1, L.B.getInt32Ty(), false);
+  Value *Bv = L.read(I, 2, L.B.getInt32Ty(), false);
+  if (!A || !Bv)
+    return;
+  A = L.B.CreateBitCast(A, V2);
+  Bv = L.B.CreateBitCast(Bv, V2);
+  Value *R;
+  if (Op == "add")
+    R = L.B.CreateAdd(A, Bv);
+  else if (Op == "sub")
+    R = L.B.CreateSub(A, Bv);
+  else
+    R = L.B.CreateBinaryIntrinsic(
+        Op == "min" ? (Signed ? Intrinsic::smin : Intrinsic::umin)
+                    : (Signed ? Intrinsic::smax : Intrinsic::umax),
+        A, Bv);
+  if (Relu)
+    R = L.B.CreateBinaryIntrinsic(Intrinsic::smax, R,
+                                  Constant::getNullValue(V2));
+  L.write(I.Operands[0], L.B.CreateBitCast(R, L.B.getInt32Ty()), false);
+}
+
 void registerIntegerInstructions(OpcodeTable &T) {
   T["addc"] = lowerAddSub;
   T["subc"] = lowerAddSub;

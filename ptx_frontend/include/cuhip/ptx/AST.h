@@ -39,6 +39,7 @@ enum class ScalarType : uint8_t {
   U8, U16, U32, U64,
   S8, S16, S32, S64,
   F16, F16x2, BF16, BF16x2, F32, F64,
+  U16x2, S16x2, // packed integer pairs (add/sub/min/max of sm_90)
 };
 
 /// Parses a type modifier without its dot ("f32" -> F32); None if it is not

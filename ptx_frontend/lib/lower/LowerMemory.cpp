@@ -1084,7 +1084,31 @@ static void lowerCpAsync(FunctionLowering &L, const Instruction &I) {
                  Align(1));
 }
 
+/// createpolicy: a cache-eviction policy for the .L2::cache_hint forms.
+/// The descriptor is opaque to the program, and on the CPU backend (where
+/// the hints have no effect) it is simply 0; the operands are checked.
+static void lowerCreatePolicy(FunctionLowering &L, const Instruction &I) {
+  bool Fractional = I.hasModifier("fractional");
+  bool Range = I.hasModifier("range");
+  if ((!Fractional && !Range && !I.hasModifier("cvt")) ||
+      L.instrType(I) != ScalarType::B64 || I.Operands.empty()) {
+    L.unsupported(I, "expected createpolicy.{fractional,range,cvt}...b64");
+    return;
+  }
+  size_t Want = Fractional ? 2 : Range ? 4 : 2;
+  if (I.Operands.size() != Want && !(Fractional && I.Operands.size() == 1)) {
+    L.unsupported(I, "wrong number of operands");
+    return;
+  }
+  for (size_t K = 1; K < I.Operands.size(); ++K)
+    if (I.Operands[K].K == Operand::Register &&
+        !L.readOperand(I.Operands[K], L.B.getInt64Ty(), false))
+      return;
+  L.write(I.Operands[0], L.B.getInt64(0), false);
+}
+
 void registerMemoryInstructions(OpcodeTable &T) {
+  T["createpolicy"] = lowerCreatePolicy;
   T["ld"] = [](FunctionLowering &L, const Instruction &I) {
     lowerLoadStore(L, I, /*IsLoad=*/true, /*IsLdu=*/false);
   };

@@ -2,11 +2,14 @@
 //
 // Compiles one PTX file and writes the requested stage: the target-neutral
 // IR (gpu-ir), or for --arch host the block-function IR (llvm), assembly or
-// an object file. Diagnostics go to stderr as file:line:col.
+// an object file, or for an AMDGPU --arch (gfx90a, gfx942, ...) the AMDGPU
+// IR (llvm), assembly, or the linked HSA code object (obj, a .hsaco).
+// Diagnostics go to stderr as file:line:col.
 //
 //===----------------------------------------------------------------------===//
 #include "Tool.h"
 
+#include "cuhip/ptx/AmdgpuTarget.h"
 #include "cuhip/ptx/HostTarget.h"
 #include "cuhip/ptx/Lower.h"
 #include "cuhip/ptx/Parser.h"
@@ -15,6 +18,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -25,17 +29,68 @@
 
 static void ptxUsage(FILE *Out) {
   std::fprintf(Out,
-               "usage: cuhip ptx IN.ptx --arch host [--emit llvm|asm|obj|gpu-ir] "
-               "[--no-opt] [-o OUT]\n"
+               "usage: cuhip ptx IN.ptx [--arch host|gfxNNN] "
+               "[--emit llvm|asm|obj|gpu-ir] [--no-opt] [-o OUT]\n"
+               "  --arch         host (default) or an AMDGPU target:\n");
+  for (const auto &T : cuhip::ptx::amdgpu::targets())
+    std::fprintf(Out, "                   %-8s wave%u, %s\n", T.Name,
+                 T.WavefrontSize, T.Description);
+  std::fprintf(Out,
                "  --emit gpu-ir  the target-neutral IR the frontend produces\n"
-               "  --emit llvm    the target's IR (host: block functions)\n"
-               "  --emit asm|obj machine code for the target\n"
+               "  --emit llvm    the target's IR (host: block functions; the\n"
+               "                 default for host)\n"
+               "  --emit asm|obj machine code for the target (AMDGPU obj: the\n"
+               "                 linked HSA code object, a .hsaco; the default\n"
+               "                 for AMDGPU targets)\n"
                "  --no-opt       skip the optimization pipeline\n"
                "  -o OUT         output file (default: stdout)\n");
 }
 
+/// --arch gfxNNN: lower, optimize and emit for one AMDGPU target.
+static int emitAmdgpu(const cuhip::ptx::amdgpu::Target &T, llvm::Module &M,
+                      const std::vector<cuhip::ptx::KernelInfo> &Kernels,
+                      const std::string &In, const std::string &Emit, bool Opt,
+                      llvm::raw_fd_ostream &OS) {
+  namespace amd = cuhip::ptx::amdgpu;
+  auto TM = amd::createTargetMachine(T);
+  if (!TM) {
+    std::fprintf(stderr, "cuhip ptx: error: %s\n",
+                 llvm::toString(TM.takeError()).c_str());
+    return 1;
+  }
+  if (llvm::Error E = amd::lowerToAmdgpu(M, Kernels, T, **TM, Opt)) {
+    // One line per construct, each with the file and target.
+    std::string Msg = llvm::toString(std::move(E));
+    llvm::SmallVector<llvm::StringRef, 4> Lines;
+    llvm::StringRef(Msg).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Line : Lines)
+      std::fprintf(stderr, "%s: error: --arch %s: %s\n", In.c_str(), T.Name,
+                   Line.str().c_str());
+    return 1;
+  }
+  if (Emit == "llvm") {
+    M.print(OS, nullptr);
+    return 0;
+  }
+  llvm::SmallVector<char, 0> Buf;
+  llvm::Error E = Emit == "asm" ? amd::emitAssembly(M, **TM, Buf)
+                                : amd::emitObject(M, **TM, Buf);
+  if (!E && Emit == "obj") {
+    llvm::SmallVector<char, 0> Linked;
+    E = amd::linkCodeObject(Buf, Linked);
+    Buf = std::move(Linked);
+  }
+  if (E) {
+    std::fprintf(stderr, "cuhip ptx: error: %s: %s\n", In.c_str(),
+                 llvm::toString(std::move(E)).c_str());
+    return 1;
+  }
+  OS.write(Buf.data(), Buf.size());
+  return 0;
+}
+
 int cuhipPtxMain(int argc, char **argv) {
-  std::string In, Out = "-", Arch, Emit = "llvm";
+  std::string In, Out = "-", Arch, Emit;
   bool Opt = true;
   for (int I = 1; I < argc; ++I) {
     std::string A = argv[I];
@@ -77,13 +132,19 @@ int cuhipPtxMain(int argc, char **argv) {
   }
   if (Arch.empty())
     Arch = "host";
-  if (Arch != "host") {
+  const cuhip::ptx::amdgpu::Target *Amdgpu = nullptr;
+  if (Arch != "host" && !(Amdgpu = cuhip::ptx::amdgpu::findTarget(Arch))) {
+    std::string Known = "host";
+    for (const auto &T : cuhip::ptx::amdgpu::targets())
+      Known += std::string(", ") + T.Name;
     std::fprintf(stderr,
-                 "cuhip ptx: error: --arch %s: AMDGPU targets are not "
-                 "available in this build yet (only 'host')\n",
-                 Arch.c_str());
+                 "cuhip ptx: error: unknown --arch '%s' (known: %s)\n",
+                 Arch.c_str(), Known.c_str());
     return 2;
   }
+  // The natural product of each target: host IR to inspect, AMDGPU a .hsaco.
+  if (Emit.empty())
+    Emit = Amdgpu ? "obj" : "llvm";
   if (Emit != "llvm" && Emit != "asm" && Emit != "obj" && Emit != "gpu-ir") {
     std::fprintf(stderr, "cuhip ptx: error: unknown --emit '%s'\n", Emit.c_str());
     return 2;
@@ -121,6 +182,15 @@ int cuhipPtxMain(int argc, char **argv) {
   if (Emit == "gpu-ir") {
     Lowered->IR->print(OS, nullptr);
     return 0;
+  }
+  if (Amdgpu) {
+    int RC = emitAmdgpu(*Amdgpu, *Lowered->IR, Lowered->Kernels, In, Emit, Opt,
+                        OS);
+    if (RC != 0 && Out != "-") {
+      OS.close();
+      llvm::sys::fs::remove(Out); // no half-written code object
+    }
+    return RC;
   }
   auto TM = cuhip::ptx::host::HostCompiler::createHostTargetMachine();
   if (!TM) {

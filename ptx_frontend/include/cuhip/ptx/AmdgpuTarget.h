@@ -1,0 +1,81 @@
+//===- AmdgpuTarget.h - Compiling PTX kernels to AMDGPU code objects ------===//
+//
+// The AMDGPU target turns the target-neutral IR of Lower.h into HSA code
+// objects for AMD GPUs: lowerToAmdgpu rewrites each kernel into an
+// amdgpu_kernel whose explicit kernel arguments have exactly the PTX
+// parameter layout, replaces the NVVM special registers and barriers by
+// amdgcn intrinsics and dispatch-packet reads, and reports every construct it
+// does not lower yet by name instead of emitting code for it; the code
+// generation half runs LLVM's AMDGPU backend and links the object with lld
+// into a loadable .hsaco. docs/amdgpu.md lists what is covered and how it
+// was checked.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "cuhip/ptx/Lower.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Error;
+class Module;
+class TargetMachine;
+class raw_pwrite_stream;
+template <typename T> class Expected;
+} // namespace llvm
+
+namespace cuhip::ptx::amdgpu {
+
+/// One supported GPU. Adding a target is adding one row to the table in
+/// AmdgpuTarget.cpp.
+struct Target {
+  const char *Name;          // LLVM CPU name, e.g. "gfx942"
+  unsigned WavefrontSize;    // 32 or 64: the wave size kernels compile for
+  const char *Features;      // LLVM subtarget features, e.g. "+wavefrontsize32"
+  const char *Description;   // product family, for --help and docs
+};
+
+/// The HSA code object version cuhip emits (see docs/amdgpu.md: version 4
+/// is loaded by every ROCm release from 4.x through 6.x).
+constexpr unsigned CodeObjectVersion = 4;
+
+/// Every supported target, in table order.
+llvm::ArrayRef<Target> targets();
+
+/// The target named Name (e.g. "gfx1100"), or null.
+const Target *findTarget(llvm::StringRef Name);
+
+/// A TargetMachine for amdgcn-amd-amdhsa and T (optimization level O3).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const Target &T);
+
+/// Rewrites the target-neutral module M (with its kernels' Kernels) in place
+/// into AMDGPU IR for T: sets the triple and data layout of TM, makes each
+/// kernel an amdgpu_kernel with the PTX parameter layout as its explicit
+/// kernel arguments, and lowers special registers, barriers, scopes and
+/// address spaces. Fails, naming the construct, on anything not lowered yet.
+/// When Optimize is set, runs LLVM's O3 pipeline for TM afterwards.
+llvm::Error lowerToAmdgpu(llvm::Module &M, const std::vector<KernelInfo> &Kernels,
+                          const Target &T, llvm::TargetMachine &TM,
+                          bool Optimize = true);
+
+/// Machine code for a module lowerToAmdgpu produced: the assembly text, or a
+/// relocatable ELF object (not loadable on its own; see linkCodeObject).
+llvm::Error emitAssembly(llvm::Module &M, llvm::TargetMachine &TM,
+                         llvm::SmallVectorImpl<char> &Out);
+llvm::Error emitObject(llvm::Module &M, llvm::TargetMachine &TM,
+                       llvm::SmallVectorImpl<char> &Out);
+
+/// Links a relocatable object into a loadable HSA code object with
+/// `ld.lld -shared` (CUHIP_LD_LLD overrides the linker path).
+llvm::Error linkCodeObject(llvm::ArrayRef<char> Object,
+                           llvm::SmallVectorImpl<char> &CodeObject);
+
+} // namespace cuhip::ptx::amdgpu

@@ -1,0 +1,529 @@
+//===- LowerToAmdgpu.cpp - Target-neutral IR to AMDGPU IR -----------------===//
+//
+// Rewrites the target-neutral module (Lower.h) for the AMDGPU backend:
+//
+//  * Kernels. Each `void @k(ptr %params)` becomes an amdgpu_kernel whose
+//    explicit kernel arguments are the PTX parameters, one argument per
+//    parameter with the parameter's size and alignment (an iN for a scalar
+//    whose alignment equals its size, otherwise a byref [N x i8] with the
+//    parameter's alignment). The backend lays out kernargs with the same
+//    rule PTX uses (each at the next multiple of its alignment), so the
+//    kernarg segment *is* the PTX parameter buffer and the code object
+//    metadata describes it. The body keeps addressing parameters by PTX
+//    offset from one base: %params becomes llvm.amdgcn.kernarg.segment.ptr,
+//    which is what the backend itself lowers explicit arguments to.
+//  * Special registers: %tid/%ctaid to workitem.id/workgroup.id; %ntid from
+//    the AQL dispatch packet's workgroup_size (u16 at 4/6/8); %nctaid as
+//    ceil(grid_size / workgroup_size), the packet's grid size (u32 at
+//    12/16/20) being counted in work-items; %laneid as the lane in the
+//    32-lane CUDA warp (mbcnt, modulo 32 on wave64 where a warp is half a
+//    wavefront). Every other special register is reported.
+//  * bar.sync 0 / barrier.sync.aligned 0 for the whole CTA: a workgroup
+//    release fence, s_barrier, a workgroup acquire fence (the memory
+//    ordering PTX gives a CTA barrier).
+//  * Scopes: the neutral IR's syncscope("block") (.cta) becomes
+//    "workgroup"; system scope (.gpu/.sys, which the neutral IR merges)
+//    stays system, which is at least as strong.
+//  * Address spaces: shared (3), const (4), global (1) and generic (0)
+//    already carry AMDGPU's numbers. PTX registers and .local variables are
+//    allocas in space 0 in the neutral IR; promotable ones become SSA values
+//    and the rest move to the private space 5 behind an addrspacecast.
+//
+// Anything else that targets must implement (warp collectives, matrix
+// instructions, other barriers, device-library calls, traps, approximate
+// transcendentals, ...) is rejected with an error that names the construct,
+// so no kernel is ever compiled with a guessed meaning.
+//
+//===----------------------------------------------------------------------===//
+#include "cuhip/ptx/AmdgpuTarget.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#include <set>
+#include <string>
+
+using namespace llvm;
+
+namespace cuhip::ptx::amdgpu {
+
+// The PTX AST has its own Module/Function/Instruction; here they are LLVM's.
+using llvm::Argument;
+using llvm::Function;
+using llvm::Instruction;
+using llvm::Module;
+using llvm::Type;
+namespace {
+
+constexpr unsigned PrivateAS = 5;
+constexpr unsigned ConstantAS = 4;
+
+/// What a neutral-IR callee means in PTX terms, for diagnostics.
+std::string describeCallee(StringRef Name) {
+  struct Family {
+    const char *Prefix, *What;
+  };
+  static const Family Families[] = {
+      {"llvm.nvvm.shfl.", "warp shuffle (shfl.sync)"},
+      {"llvm.nvvm.vote.", "warp vote (vote.sync)"},
+      {"llvm.nvvm.match.", "warp match (match.sync)"},
+      {"llvm.nvvm.redux.", "warp reduction (redux.sync)"},
+      {"llvm.nvvm.activemask", "activemask"},
+      {"llvm.nvvm.elect.", "elect.sync"},
+      {"llvm.nvvm.bar.warp.sync", "bar.warp.sync"},
+      {"llvm.nvvm.barrier.cta.red.", "barrier reduction (bar.red)"},
+      {"llvm.nvvm.barrier.cta.arrive", "bar.arrive"},
+      {"llvm.nvvm.barrier.cta.sync.aligned.count",
+       "barrier with a thread count (bar.sync a, b)"},
+      {"llvm.nvvm.barrier.cta.sync.aligned.all",
+       "barrier with a non-constant or non-zero barrier number"},
+      {"llvm.nvvm.mma.", "matrix multiply (mma.sync)"},
+      {"llvm.nvvm.wmma.", "warp matrix operation (wmma)"},
+      {"llvm.nvvm.ldmatrix.", "ldmatrix"},
+      {"llvm.nvvm.stmatrix.", "stmatrix"},
+      {"llvm.nvvm.read.ptx.sreg.", "special register"},
+      {"llvm.nvvm.nanosleep", "nanosleep"},
+      {"llvm.nvvm.exit", "exit"},
+      {"llvm.trap", "trap"},
+      {"llvm.debugtrap", "brkpt"},
+      {"llvm.sin.", "approximate sine (sin.approx)"},
+      {"llvm.cos.", "approximate cosine (cos.approx)"},
+      {"llvm.exp2.", "approximate base-2 exponential (ex2.approx)"},
+      {"llvm.log2.", "approximate base-2 logarithm (lg2.approx)"},
+      {"llvm.tanh.", "approximate tanh (tanh.approx)"},
+      {"cuhip.mma.", "matrix multiply (mma.sync)"},
+      {"cuhip.wmma.", "warp matrix operation (wmma)"},
+      {"cuhip.sreg.", "reserved shared memory special register"},
+      {"cuhip_device_", "device library call"},
+      {"vprintf", "device library call (printf)"},
+      {"__assertfail", "device library call (assert)"},
+      {"malloc", "device library call (malloc)"},
+      {"free", "device library call (free)"},
+  };
+  for (const Family &F : Families)
+    if (Name.starts_with(F.Prefix))
+      return std::string(F.What) + " [" + Name.str() + "]";
+  return "call to '" + Name.str() + "'";
+}
+
+/// The LLVM intrinsics the neutral IR uses whose AMDGPU lowering is exact.
+/// The approximate transcendentals are left out on purpose: their AMDGPU
+/// precision has not been compared with PTX's .approx bounds yet.
+bool isExactGenericIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::abs:
+  case Intrinsic::bitreverse:
+  case Intrinsic::bswap:
+  case Intrinsic::ceil:
+  case Intrinsic::copysign:
+  case Intrinsic::ctlz:
+  case Intrinsic::cttz:
+  case Intrinsic::ctpop:
+  case Intrinsic::fabs:
+  case Intrinsic::floor:
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+  case Intrinsic::fshl:
+  case Intrinsic::fshr:
+  case Intrinsic::fptosi_sat:
+  case Intrinsic::fptoui_sat:
+  case Intrinsic::is_fpclass:
+  case Intrinsic::maximum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minimum:
+  case Intrinsic::minnum:
+  case Intrinsic::roundeven:
+  case Intrinsic::sadd_sat:
+  case Intrinsic::sadd_with_overflow:
+  case Intrinsic::smax:
+  case Intrinsic::smin:
+  case Intrinsic::smul_with_overflow:
+  case Intrinsic::sqrt:
+  case Intrinsic::ssub_sat:
+  case Intrinsic::ssub_with_overflow:
+  case Intrinsic::trunc:
+  case Intrinsic::uadd_sat:
+  case Intrinsic::uadd_with_overflow:
+  case Intrinsic::umax:
+  case Intrinsic::umin:
+  case Intrinsic::umul_with_overflow:
+  case Intrinsic::usub_sat:
+  case Intrinsic::usub_with_overflow:
+  case Intrinsic::memcpy:
+  case Intrinsic::memmove:
+  case Intrinsic::memset:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::expect:
+    return true;
+  default:
+    return false;
+  }
+}
+
+class AmdgpuLowering {
+public:
+  AmdgpuLowering(Module &M, const std::vector<KernelInfo> &Kernels,
+                 const Target &T)
+      : M(M), Ctx(M.getContext()), Kernels(Kernels), T(T) {}
+
+  Error run();
+
+private:
+  Module &M;
+  LLVMContext &Ctx;
+  const std::vector<KernelInfo> &Kernels;
+  const Target &T;
+  std::vector<std::string> Errors;
+
+  void fail(const Function &F, const Twine &What) {
+    Errors.push_back(("in '" + F.getName() + "': " + What +
+                      " is not supported by the AMDGPU target yet")
+                         .str());
+  }
+
+  Function *rewriteKernel(Function &Old, const KernelInfo &KI);
+  void lowerCalls(Function &F);
+  Value *specialRegister(IRBuilder<> &B, Intrinsic::ID ID, bool &Known);
+  void remapScopes(Function &F);
+  void moveAllocasToPrivate(Function &F);
+};
+
+Function *AmdgpuLowering::rewriteKernel(Function &Old, const KernelInfo &KI) {
+  // One explicit argument per PTX parameter, in order, with its exact size
+  // and alignment, so the backend's kernarg offsets equal the PTX offsets.
+  SmallVector<Type *, 8> ArgTys;
+  for (const KernelParamInfo &P : KI.Params) {
+    bool Scalar = P.Size == P.Align &&
+                  (P.Size == 1 || P.Size == 2 || P.Size == 4 || P.Size == 8);
+    ArgTys.push_back(Scalar ? static_cast<Type *>(Type::getIntNTy(Ctx, 8 * P.Size))
+                            : PointerType::get(Ctx, ConstantAS));
+  }
+  auto *FTy = FunctionType::get(Type::getVoidTy(Ctx), ArgTys, false);
+  std::string Name = Old.getName().str();
+  Old.setName(Name + ".neutral");
+  Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, Name, M);
+  F->setCallingConv(CallingConv::AMDGPU_KERNEL);
+  F->setVisibility(GlobalValue::ProtectedVisibility);
+  for (unsigned I = 0; I < KI.Params.size(); ++I) {
+    const KernelParamInfo &P = KI.Params[I];
+    Argument *A = F->getArg(I);
+    A->setName(P.Name);
+    if (A->getType()->isPointerTy()) {
+      A->addAttr(Attribute::getWithByRefType(
+          Ctx, ArrayType::get(Type::getInt8Ty(Ctx), P.Size)));
+      A->addAttr(Attribute::getWithAlignment(Ctx, Align(P.Align)));
+    }
+  }
+  // The backend places each explicit argument at the next multiple of its
+  // alignment; check that this reproduces the PTX offsets rather than assume.
+  uint64_t End = 0;
+  for (const KernelParamInfo &P : KI.Params) {
+    uint64_t Off = alignTo(End, Align(P.Align));
+    if (Off != P.Offset)
+      Errors.push_back("kernel '" + KI.Name + "': parameter '" + P.Name +
+                       "' would be at kernarg offset " + std::to_string(Off) +
+                       " instead of its PTX offset " +
+                       std::to_string(P.Offset));
+    End = Off + P.Size;
+  }
+  // The maximum workgroup size the backend must allow: .reqntid fixes it,
+  // .maxntid bounds it, CUDA's limit of 1024 otherwise.
+  auto product = [](const unsigned N[3]) {
+    uint64_t P = 1;
+    for (int I = 0; I < 3; ++I)
+      P *= N[I] ? N[I] : 1;
+    return P;
+  };
+  uint64_t MinWG = 1, MaxWG = 1024;
+  if (KI.ReqNTid[0] || KI.ReqNTid[1] || KI.ReqNTid[2])
+    MinWG = MaxWG = product(KI.ReqNTid);
+  else if (KI.MaxNTid[0] || KI.MaxNTid[1] || KI.MaxNTid[2])
+    MaxWG = product(KI.MaxNTid);
+  F->addFnAttr("amdgpu-flat-work-group-size",
+               std::to_string(MinWG) + "," + std::to_string(MaxWG));
+  // CUDA grids are whole blocks; cuhip launches them as such.
+  F->addFnAttr("uniform-work-group-size", "true");
+  F->addFnAttr(Attribute::NoUnwind);
+
+  F->splice(F->end(), &Old);
+  IRBuilder<> B(&*F->getEntryBlock().getFirstInsertionPt());
+  Value *Seg = B.CreateIntrinsic(Intrinsic::amdgcn_kernarg_segment_ptr, {});
+  Value *Params = B.CreateAddrSpaceCast(Seg, PointerType::get(Ctx, 0), "params");
+  Old.getArg(0)->replaceAllUsesWith(Params);
+  Old.eraseFromParent();
+  return F;
+}
+
+Value *AmdgpuLowering::specialRegister(IRBuilder<> &B, Intrinsic::ID ID,
+                                       bool &Known) {
+  Known = true;
+  Type *I32 = B.getInt32Ty();
+  auto dispatchField = [&](unsigned Offset, Type *Ty) -> Value * {
+    Value *DP = B.CreateIntrinsic(Intrinsic::amdgcn_dispatch_ptr, {});
+    Value *P = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), DP, Offset);
+    LoadInst *L = B.CreateAlignedLoad(Ty, P, Align(Ty->getPrimitiveSizeInBits() / 8));
+    L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+    return B.CreateZExt(L, I32);
+  };
+  auto ntid = [&](unsigned Dim) {
+    return dispatchField(4 + 2 * Dim, B.getInt16Ty());
+  };
+  auto nctaid = [&](unsigned Dim) -> Value * {
+    // In 64 bits: grid_size + workgroup_size - 1 can exceed 32 bits.
+    Value *Grid = B.CreateZExt(dispatchField(12 + 4 * Dim, I32), B.getInt64Ty());
+    Value *WG = B.CreateZExt(ntid(Dim), B.getInt64Ty());
+    Value *N = B.CreateUDiv(B.CreateAdd(Grid, B.CreateSub(WG, B.getInt64(1))), WG);
+    return B.CreateTrunc(N, I32);
+  };
+  switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    return B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_x, {});
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    return B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_y, {});
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+    return B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_z, {});
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    return B.CreateIntrinsic(Intrinsic::amdgcn_workgroup_id_x, {});
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    return B.CreateIntrinsic(Intrinsic::amdgcn_workgroup_id_y, {});
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    return B.CreateIntrinsic(Intrinsic::amdgcn_workgroup_id_z, {});
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    return ntid(0);
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    return ntid(1);
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+    return ntid(2);
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    return nctaid(0);
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    return nctaid(1);
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return nctaid(2);
+  case Intrinsic::nvvm_read_ptx_sreg_laneid: {
+    // The lane within the wavefront, then within the 32-lane warp.
+    Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
+                                    {B.getInt32(~0u), B.getInt32(0)});
+    if (T.WavefrontSize == 64) {
+      Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
+                               {B.getInt32(~0u), Lane});
+      Lane = B.CreateAnd(Lane, B.getInt32(31));
+    }
+    return Lane;
+  }
+  default:
+    Known = false;
+    return nullptr;
+  }
+}
+
+void AmdgpuLowering::lowerCalls(Function &F) {
+  std::vector<CallBase *> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      Calls.push_back(CB);
+  std::set<std::string> Reported;
+  auto report = [&](const Twine &What) {
+    std::string S = What.str();
+    if (Reported.insert(S).second)
+      fail(F, S);
+  };
+  for (CallBase *CB : Calls) {
+    Function *Callee = CB->getCalledFunction();
+    if (!Callee) {
+      report("indirect call");
+      continue;
+    }
+    if (!Callee->isDeclaration())
+      continue; // a PTX .func, compiled along with the kernel
+    Intrinsic::ID ID = Callee->getIntrinsicID();
+    StringRef Name = Callee->getName();
+    if (ID != Intrinsic::not_intrinsic && isExactGenericIntrinsic(ID))
+      continue;
+    if (ID == Intrinsic::amdgcn_kernarg_segment_ptr)
+      continue; // inserted by rewriteKernel
+    IRBuilder<> B(CB);
+    if (Name.starts_with("llvm.nvvm.read.ptx.sreg.")) {
+      bool Known = false;
+      if (Value *V = specialRegister(B, ID, Known)) {
+        CB->replaceAllUsesWith(V);
+        CB->eraseFromParent();
+        continue;
+      }
+      report("special register %" +
+             Name.drop_front(strlen("llvm.nvvm.read.ptx.sreg.")));
+      continue;
+    }
+    if (ID == Intrinsic::nvvm_barrier_cta_sync_aligned_all) {
+      // bar.sync 0 for the whole CTA. Other barrier numbers stay reported:
+      // the hardware has one workgroup barrier, which is only equivalent
+      // when no other named barrier can be in use at the same time.
+      auto *Id = dyn_cast<ConstantInt>(CB->getArgOperand(0));
+      if (Id && Id->isZero()) {
+        SyncScope::ID WG = Ctx.getOrInsertSyncScopeID("workgroup");
+        B.CreateFence(AtomicOrdering::Release, WG);
+        B.CreateIntrinsic(Intrinsic::amdgcn_s_barrier, {});
+        B.CreateFence(AtomicOrdering::Acquire, WG);
+        CB->eraseFromParent();
+        continue;
+      }
+    }
+    report(describeCallee(Name));
+  }
+}
+
+void AmdgpuLowering::remapScopes(Function &F) {
+  SyncScope::ID Block = Ctx.getOrInsertSyncScopeID("block");
+  SyncScope::ID WG = Ctx.getOrInsertSyncScopeID("workgroup");
+  for (Instruction &I : instructions(F)) {
+    std::optional<SyncScope::ID> S = getAtomicSyncScopeID(&I);
+    if (!S || *S == SyncScope::System || *S == SyncScope::SingleThread ||
+        *S == WG)
+      continue;
+    if (*S == Block) {
+      setAtomicSyncScopeID(&I, WG);
+      continue;
+    }
+    SmallVector<StringRef, 8> Names;
+    Ctx.getSyncScopeNames(Names);
+    fail(F, "memory scope '" + Names[*S] + "'");
+  }
+}
+
+void AmdgpuLowering::moveAllocasToPrivate(Function &F) {
+  if (F.isDeclaration())
+    return;
+  // PTX registers first become SSA values, so only real memory (.local
+  // arrays, call-sequence .param variables, address-taken registers) is left.
+  DominatorTree DT(F);
+  std::vector<AllocaInst *> Promotable;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (isAllocaPromotable(AI))
+        Promotable.push_back(AI);
+  if (!Promotable.empty())
+    PromoteMemToReg(Promotable, DT);
+  std::vector<AllocaInst *> Rest;
+  for (Instruction &I : instructions(F))
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->getAddressSpace() != PrivateAS)
+        Rest.push_back(AI);
+  for (AllocaInst *AI : Rest) {
+    IRBuilder<> B(AI);
+    auto *New = B.CreateAlloca(AI->getAllocatedType(), PrivateAS,
+                               AI->getArraySize());
+    New->setAlignment(AI->getAlign());
+    New->takeName(AI);
+    Value *Cast = B.CreateAddrSpaceCast(New, AI->getType());
+    AI->replaceAllUsesWith(Cast);
+    AI->eraseFromParent();
+  }
+}
+
+Error AmdgpuLowering::run() {
+  DenseMap<Function *, const KernelInfo *> KernelOf;
+  for (const KernelInfo &KI : Kernels) {
+    Function *F = M.getFunction(KI.Name);
+    if (!F || F->isDeclaration() || F->arg_size() != 1)
+      return createStringError(inconvertibleErrorCode(),
+                               "kernel '" + KI.Name +
+                                   "' is missing from the lowered module");
+    KernelOf[F] = &KI;
+  }
+  std::vector<Function *> Defined;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      Defined.push_back(&F);
+  for (Function *F : Defined) {
+    bool IsKernel = KernelOf.count(F);
+    if (IsKernel)
+      F = rewriteKernel(*F, *KernelOf[F]);
+    lowerCalls(*F);
+    remapScopes(*F);
+    moveAllocasToPrivate(*F);
+  }
+  // The NVVM declarations whose calls were all replaced.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() &&
+        F.getName().starts_with("llvm.nvvm."))
+      F.eraseFromParent();
+  // Dynamic shared memory: AMDGPU's dynamic LDS is an external, zero-sized,
+  // uninitialized addrspace(3) variable; the backend places every such
+  // variable at the same offset, after the kernel's static LDS (aligned to
+  // the variable), and the launch adds the dynamic size to the group
+  // segment, which is exactly PTX's `.extern .shared x[]`.
+  for (GlobalVariable &GV : M.globals()) {
+    if (GV.getAddressSpace() != 3 || !GV.hasMetadata("cuhip.dynamic_shared"))
+      continue;
+    if (M.getDataLayout().getTypeAllocSize(GV.getValueType()) != 0) {
+      Errors.push_back("sized external shared variable '" +
+                       GV.getName().str() +
+                       "' is not supported by the AMDGPU target yet");
+      continue;
+    }
+    GV.setInitializer(nullptr);
+    GV.setLinkage(GlobalValue::ExternalLinkage);
+  }
+  if (!Errors.empty()) {
+    std::string S;
+    for (const std::string &E : Errors)
+      S += (S.empty() ? "" : "\n") + E;
+    return createStringError(inconvertibleErrorCode(), S);
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Error lowerToAmdgpu(Module &M, const std::vector<KernelInfo> &Kernels,
+                    const Target &T, TargetMachine &TM, bool Optimize) {
+  AmdgpuLowering L(M, Kernels, T);
+  if (Error E = L.run())
+    return E;
+  M.setTargetTriple(TM.getTargetTriple());
+  M.setDataLayout(TM.createDataLayout());
+  // Code object version 4: see docs/amdgpu.md.
+  M.addModuleFlag(Module::Error, "amdhsa_code_object_version",
+                  CodeObjectVersion * 100);
+  std::string VerifyErr;
+  raw_string_ostream VS(VerifyErr);
+  if (verifyModule(M, &VS))
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: invalid AMDGPU IR: " + VerifyErr);
+  if (!Optimize)
+    return Error::success();
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(&TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  MPM.run(M, MAM);
+  return Error::success();
+}
+
+} // namespace cuhip::ptx::amdgpu

@@ -44,6 +44,9 @@ CUHIP_EXPORT cudaError_t cudaGetDeviceCount(int *Count) {
   if (!Count)
     return runtime().record(rt::cudaErrorInvalidValue);
   *Count = runtime().deviceCount();
+  // CUDA reports a machine without devices as an error, with a count of 0.
+  if (*Count == 0)
+    return runtime().record(runtime().deviceStatus());
   return rt::cudaSuccess;
 }
 

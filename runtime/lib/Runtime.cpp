@@ -11,6 +11,7 @@
 #include "cuhip/runtime/Runtime.h"
 
 #include "CpuBackend.h"
+#include "HipBackend.h"
 
 #include "cuhip/ptx/HostTarget.h"
 #include "cuhip/ptx/Lower.h"
@@ -64,6 +65,7 @@ struct Kernel {
   const void *HostFun = nullptr;
   Module *Mod = nullptr;
   const ptx::host::CompiledKernel *Compiled = nullptr;
+  const HipKernel *Hip = nullptr; // set instead when the HIP backend runs it
 };
 
 struct Module {
@@ -80,6 +82,7 @@ struct Module {
   enum { NotLoaded, Loaded, Failed } State = NotLoaded;
   Status FailStatus = cudaSuccess;
   std::vector<ptx::host::CompiledKernel> Compiled;
+  std::vector<HipKernel> HipKernels;
 };
 
 namespace {
@@ -136,6 +139,22 @@ struct Runtime::Impl {
 
   std::once_flag BackendOnce;
   std::unique_ptr<CpuBackend> Backend;
+  // Which backend runs kernels, chosen once from CUHIP_BACKEND.
+  enum class Selected { Cpu, Hip, NoDevice };
+  std::once_flag SelectOnce;
+  Selected Kind = Selected::Cpu;
+  std::unique_ptr<HipBackend> Hip;
+
+  Selected selected() {
+    std::call_once(SelectOnce, [&] { selectBackend(); });
+    return Kind;
+  }
+  HipBackend *hip() { return selected() == Selected::Hip ? Hip.get() : nullptr; }
+  /// cudaErrorNoDevice when CUHIP_BACKEND=hip found no usable AMD GPU.
+  Status deviceStatus() {
+    return selected() == Selected::NoDevice ? cudaErrorNoDevice : cudaSuccess;
+  }
+  void selectBackend();
   std::once_flag CompilerOnce;
   std::unique_ptr<ptx::host::HostCompiler> Compiler;
   std::string CompilerError;
@@ -162,6 +181,48 @@ struct Runtime::Impl {
   }
   Status ensureLoaded(Module &M);
 };
+
+/// CUHIP_BACKEND: `cpu`, `hip` (an AMD GPU or cudaErrorNoDevice), or `auto`
+/// (the default: an AMD GPU that cuhip compiles for if HIP finds one, the
+/// CPU otherwise). The reason a GPU is not used is logged once.
+void Runtime::Impl::selectBackend() {
+  const char *Env = std::getenv("CUHIP_BACKEND");
+  std::string Want = Env && *Env ? Env : "auto";
+  if (Want != "cpu" && Want != "hip" && Want != "auto") {
+    CUHIP_WARN("CUHIP_BACKEND='%s' is not cpu, hip or auto; using auto",
+               Want.c_str());
+    Want = "auto";
+  }
+  if (Want == "cpu") {
+    Kind = Selected::Cpu;
+    return;
+  }
+  std::string Reason;
+  std::unique_ptr<HipBackend> B = HipBackend::open(Reason);
+  if (B && !B->isSupportedDevice()) {
+    Reason = "the AMD GPU " +
+             (B->arch().empty() ? std::string("(architecture unknown)")
+                                : B->arch()) +
+             " is not a target cuhip compiles for (see docs/amdgpu.md)";
+    B.reset();
+  }
+  if (B) {
+    CUHIP_INFO("running kernels on %s through %s", B->deviceInfo().Name.c_str(),
+               B->libraryPath().c_str());
+    Hip = std::move(B);
+    Kind = Selected::Hip;
+  } else if (Want == "hip") {
+    CUHIP_ERROR("CUHIP_BACKEND=hip: %s; CUDA calls fail with "
+                "cudaErrorNoDevice (use CUHIP_BACKEND=cpu or auto to run "
+                "kernels on the CPU)",
+                Reason.c_str());
+    Kind = Selected::NoDevice;
+  } else {
+    CUHIP_INFO("no AMD GPU (%s): running kernels on the CPU backend",
+               Reason.c_str());
+    Kind = Selected::Cpu;
+  }
+}
 
 Runtime::Runtime() : P(new Impl) {
   DeviceInfo &D = P->Device;
@@ -319,7 +380,9 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   if (DumpDir && *DumpDir)
     dumpFile(DumpDir, M.DisplayName, M.PtxText);
 
-  CUHIP_INFO("compiling %s for the CPU backend", M.DisplayName.c_str());
+  HipBackend *Hip = hip();
+  CUHIP_INFO("compiling %s for %s", M.DisplayName.c_str(),
+             Hip ? Hip->arch().c_str() : "the CPU backend");
   ptx::DiagnosticEngine Diags(M.DisplayName);
   std::optional<ptx::Module> Parsed = ptx::parseModule(M.PtxText, Diags);
   auto report = [&] {
@@ -345,6 +408,22 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     llvm::raw_string_ostream OS(IR);
     Lowered->IR->print(OS, nullptr);
     dumpFile(DumpDir, M.DisplayName + ".ll", OS.str());
+  }
+  if (Hip) {
+    std::string Msg;
+    if (Status S = Hip->loadModule(std::move(Ctx), std::move(*Lowered),
+                                   M.DisplayName, M.HipKernels, Msg)) {
+      CUHIP_ERROR("%s", Msg.c_str());
+      return fail(S);
+    }
+    for (Kernel *K : M.Kernels)
+      for (const HipKernel &HK : M.HipKernels)
+        if (HK.Info.Name == K->Name)
+          K->Hip = &HK;
+    M.PtxText.clear();
+    M.PtxText.shrink_to_fit();
+    M.State = Module::Loaded;
+    return cudaSuccess;
   }
   ptx::host::HostCompiler *HC = compiler();
   if (!HC) {
@@ -384,6 +463,8 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
   if (!Image || !Out)
     return record(cudaErrorInvalidValue);
   *Out = nullptr;
+  if (Status S = P->deviceStatus())
+    return record(S);
   auto M = std::make_unique<Module>();
   const uint8_t *Bytes = static_cast<const uint8_t *>(Image);
   uint32_t Magic = 0;
@@ -427,6 +508,15 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
     K->Name = C.Info.Name;
     K->Mod = M.get();
     K->Compiled = &C;
+    M->Kernels.push_back(K.get());
+    P->KernelHandles.insert(K.get());
+    P->Kernels.push_back(std::move(K));
+  }
+  for (const HipKernel &HK : M->HipKernels) {
+    auto K = std::make_unique<Kernel>();
+    K->Name = HK.Info.Name;
+    K->Mod = M.get();
+    K->Hip = &HK;
     M->Kernels.push_back(K.get());
     P->KernelHandles.insert(K.get());
     P->Kernels.push_back(std::move(K));
@@ -488,6 +578,8 @@ bool Runtime::isKernelHandle(const void *K) {
 
 Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                        size_t SharedMem, void *Stream) {
+  if (Status S = P->deviceStatus())
+    return record(S);
   if (Status S = stickyError())
     return record(S);
   if (!K)
@@ -498,7 +590,7 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                 K->Name.c_str());
     return record(cudaErrorInvalidResourceHandle);
   }
-  const DeviceInfo &D = P->Device;
+  const DeviceInfo &D = deviceInfo(0);
   uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
   if (!Grid.X || !Grid.Y || !Grid.Z || !Block.X || !Block.Y || !Block.Z ||
       Threads > uint64_t(D.MaxThreadsPerBlock) ||
@@ -519,31 +611,37 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                 statusName(S), K->Mod->DisplayName.c_str());
     return record(S);
   }
+  HipBackend *Hip = P->hip();
   const ptx::host::CompiledKernel *C = K->Compiled;
-  if (!C) {
+  const ptx::KernelInfo *Info =
+      Hip ? (K->Hip ? &K->Hip->Info : nullptr) : (C ? &C->Info : nullptr);
+  if (!Info) {
     CUHIP_ERROR("kernel '%s' is not defined in %s", K->Name.c_str(),
                 K->Mod->DisplayName.c_str());
     return record(cudaErrorInvalidDeviceFunction);
   }
-  if (C->Info.StaticSharedBytes + SharedMem > D.SharedMemPerBlockOptin) {
+  if (Info->StaticSharedBytes + SharedMem > D.SharedMemPerBlockOptin) {
     CUHIP_ERROR("launch of '%s': %zu bytes of shared memory exceed the limit "
                 "of %zu",
-                K->Name.c_str(), C->Info.StaticSharedBytes + SharedMem,
+                K->Name.c_str(), Info->StaticSharedBytes + SharedMem,
                 D.SharedMemPerBlockOptin);
     return record(cudaErrorInvalidValue);
   }
-  std::vector<uint8_t> Params(std::max<uint32_t>(C->Info.ParamBufferSize, 8));
-  if (!C->Info.Params.empty() && !Args)
+  std::vector<uint8_t> Params(std::max<uint32_t>(Info->ParamBufferSize, 8));
+  if (!Info->Params.empty() && !Args)
     return record(cudaErrorInvalidValue);
-  for (size_t I = 0; I < C->Info.Params.size(); ++I) {
-    const ptx::KernelParamInfo &PI = C->Info.Params[I];
+  for (size_t I = 0; I < Info->Params.size(); ++I) {
+    const ptx::KernelParamInfo &PI = Info->Params[I];
     if (!Args[I])
       return record(cudaErrorInvalidValue);
     std::memcpy(Params.data() + PI.Offset, Args[I], PI.Size);
   }
   std::string Msg;
   auto Start = std::chrono::steady_clock::now();
-  Status S = P->backend().launch(*C, Grid, Block, Params.data(), SharedMem, Msg);
+  Status S = Hip ? Hip->launch(*K->Hip, Grid, Block, Params.data(),
+                               Info->ParamBufferSize, SharedMem, Msg)
+                 : P->backend().launch(*C, Grid, Block, Params.data(),
+                                       SharedMem, Msg);
   double Ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - Start)
                   .count();
@@ -568,10 +666,20 @@ Status Runtime::malloc(void **Ptr, size_t Bytes) {
   if (!Ptr)
     return record(cudaErrorInvalidValue);
   *Ptr = nullptr;
+  if (Status S = P->deviceStatus())
+    return record(S);
   if (Bytes == 0)
     return cudaSuccess;
   if (Status S = stickyError())
     return record(S);
+  if (HipBackend *Hip = P->hip()) {
+    if (Status S = Hip->malloc(Ptr, Bytes))
+      return record(S);
+    std::lock_guard<std::mutex> G(P->MemLock);
+    P->Allocations[reinterpret_cast<uintptr_t>(*Ptr)] = Bytes;
+    P->Mapped[reinterpret_cast<uintptr_t>(*Ptr)] = false;
+    return cudaSuccess;
+  }
   // Large buffers come from mmap, huge-page friendly; small ones from the
   // C heap. Both are 256-byte aligned as cudaMalloc promises.
   constexpr size_t MmapThreshold = 1 << 20;
@@ -604,6 +712,8 @@ Status Runtime::malloc(void **Ptr, size_t Bytes) {
 Status Runtime::free(void *Ptr) {
   if (!Ptr)
     return cudaSuccess;
+  if (Status S = P->deviceStatus())
+    return record(S);
   size_t Bytes;
   bool UsedMmap;
   {
@@ -618,6 +728,8 @@ Status Runtime::free(void *Ptr) {
     P->Mapped.erase(It->first);
     P->Allocations.erase(It);
   }
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->free(Ptr));
   if (UsedMmap)
     munmap(Ptr, (Bytes + 4095) & ~size_t(4095));
   else
@@ -641,6 +753,8 @@ Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
   int K = static_cast<int>(Kind);
   if (K < 0 || K > 4)
     return record(cudaErrorInvalidMemcpyDirection);
+  if (Status S = P->deviceStatus())
+    return record(S);
   if (Bytes == 0)
     return cudaSuccess;
   if (!Dst || !Src)
@@ -657,17 +771,23 @@ Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
                 DstDev && !isDeviceRange(Dst, Bytes) ? Dst : Src);
     return record(cudaErrorInvalidValue);
   }
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->memcpy(Dst, Src, Bytes, Kind));
   std::memmove(Dst, Src, Bytes);
   return cudaSuccess;
 }
 
 Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
+  if (Status S = P->deviceStatus())
+    return record(S);
   if (Bytes == 0)
     return cudaSuccess;
   if (Status S = stickyError())
     return record(S);
   if (!Ptr || !isDeviceRange(Ptr, Bytes))
     return record(cudaErrorInvalidValue);
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->memset(Ptr, Value, Bytes));
   std::memset(Ptr, Value, Bytes);
   return cudaSuccess;
 }
@@ -676,7 +796,18 @@ Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
 // Devices and errors
 //===----------------------------------------------------------------------===//
 
+int Runtime::deviceCount() {
+  return P->selected() == Impl::Selected::NoDevice ? 0 : 1;
+}
+
+Status Runtime::deviceStatus() {
+  return P->selected() == Impl::Selected::NoDevice ? cudaErrorNoDevice
+                                                   : cudaSuccess;
+}
+
 Status Runtime::setDevice(int Device) {
+  if (Status S = P->deviceStatus())
+    return record(S);
   if (Device < 0 || Device >= deviceCount())
     return record(cudaErrorInvalidDevice);
   P->CurrentDevice = Device;
@@ -692,12 +823,18 @@ Status Runtime::getDevice(int *Device) {
 
 const DeviceInfo &Runtime::deviceInfo(int) const {
   // The processor count is the backend's worker count once it exists.
+  if (HipBackend *Hip = P->hip())
+    return Hip->deviceInfo();
   return P->Device;
 }
 
 Status Runtime::synchronize() {
+  if (Status S = P->deviceStatus())
+    return record(S);
   if (Status S = stickyError())
     return record(S);
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->synchronize());
   return cudaSuccess;
 }
 

@@ -7,6 +7,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <cstdio>
+#include <dlfcn.h>
 #include <cstdlib>
 #include <string>
 #include <sys/stat.h>
@@ -51,9 +52,23 @@ int cuhipInfoMain(int argc, char **argv) {
     std::printf("  cpu  unavailable: %s\n",
                 llvm::toString(TM.takeError()).c_str());
   }
-  std::printf("  hip  not built yet\n");
+  // The HIP runtime is only looked for here; whether it finds an AMD GPU
+  // is decided when a program starts (CUHIP_LOG=info says which backend).
+  const char *HipLib = nullptr;
+  for (const char *Name : {"libamdhip64.so.7", "libamdhip64.so.6",
+                           "libamdhip64.so.5", "libamdhip64.so"})
+    if (void *H = dlopen(Name, RTLD_LAZY | RTLD_LOCAL)) {
+      HipLib = Name;
+      dlclose(H);
+      break;
+    }
+  if (HipLib)
+    std::printf("  hip  %s found; used when it reports a supported AMD GPU\n",
+                HipLib);
+  else
+    std::printf("  hip  unavailable: libamdhip64 not found\n");
   const char *B = std::getenv("CUHIP_BACKEND");
-  std::printf("selected backend: %s\n", B && *B ? B : "auto (cpu)");
+  std::printf("selected backend: %s\n", B && *B ? B : "auto");
   std::printf("compile cache: none yet (kernels are compiled on first launch "
               "in each process)\n");
   return 0;

@@ -18,6 +18,8 @@
 //    12/16/20) being counted in work-items; %laneid as the lane in the
 //    32-lane CUDA warp (mbcnt, modulo 32 on wave64 where a warp is half a
 //    wavefront). Every other special register is reported.
+//  * Warp collectives (shfl, vote, activemask, elect, match, redux,
+//    bar.warp.sync) on the 32-lane warp: LowerAmdgpuWarp.cpp.
 //  * bar.sync 0 / barrier.sync.aligned 0 for the whole CTA: a workgroup
 //    release fence, s_barrier, a workgroup acquire fence (the memory
 //    ordering PTX gives a CTA barrier).
@@ -29,13 +31,15 @@
 //    allocas in space 0 in the neutral IR; promotable ones become SSA values
 //    and the rest move to the private space 5 behind an addrspacecast.
 //
-// Anything else that targets must implement (warp collectives, matrix
+// Anything else that targets must implement (matrix
 // instructions, other barriers, device-library calls, traps, approximate
 // transcendentals, ...) is rejected with an error that names the construct,
 // so no kernel is ever compiled with a guessed meaning.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/AmdgpuTarget.h"
+
+#include "LowerAmdgpuWarp.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -361,6 +365,8 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       continue;
     if (ID == Intrinsic::amdgcn_kernarg_segment_ptr)
       continue; // inserted by rewriteKernel
+    if (lowerWarpCollective(*CB, T))
+      continue; // LowerAmdgpuWarp.cpp
     IRBuilder<> B(CB);
     if (Name.starts_with("llvm.nvvm.read.ptx.sreg.")) {
       bool Known = false;
@@ -394,10 +400,12 @@ void AmdgpuLowering::lowerCalls(Function &F) {
 void AmdgpuLowering::remapScopes(Function &F) {
   SyncScope::ID Block = Ctx.getOrInsertSyncScopeID("block");
   SyncScope::ID WG = Ctx.getOrInsertSyncScopeID("workgroup");
+  // "wavefront" comes from bar.warp.sync (LowerAmdgpuWarp.cpp).
+  SyncScope::ID Wave = Ctx.getOrInsertSyncScopeID("wavefront");
   for (Instruction &I : instructions(F)) {
     std::optional<SyncScope::ID> S = getAtomicSyncScopeID(&I);
     if (!S || *S == SyncScope::System || *S == SyncScope::SingleThread ||
-        *S == WG)
+        *S == WG || *S == Wave)
       continue;
     if (*S == Block) {
       setAtomicSyncScopeID(&I, WG);

@@ -99,7 +99,11 @@ public:
   bool isDeviceRange(const void *Ptr, size_t Bytes);
 
   // --- devices ---------------------------------------------------------------
-  int deviceCount() const { return 1; }
+  /// Devices of the selected backend: 1, or 0 when CUHIP_BACKEND=hip found
+  /// no usable AMD GPU.
+  int deviceCount();
+  /// Why there is no device (cudaErrorNoDevice) or cudaSuccess.
+  Status deviceStatus();
   Status setDevice(int Device);
   Status getDevice(int *Device);
   const DeviceInfo &deviceInfo(int Device) const;

@@ -1,0 +1,23 @@
+//===- LowerAmdgpuWarp.h - Warp collectives for the AMDGPU target ---------===//
+//
+// The entry point LowerToAmdgpu.cpp uses to replace one NVVM warp-collective
+// call (shfl, vote, activemask, elect, match, redux, bar.warp.sync) of the
+// target-neutral IR by amdgcn code acting on the 32-lane CUDA warp: the whole
+// wavefront on wave32 targets, the lane's half of it on wave64 targets.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "cuhip/ptx/AmdgpuTarget.h"
+
+namespace llvm {
+class CallBase;
+} // namespace llvm
+
+namespace cuhip::ptx::amdgpu {
+
+/// Lowers CB and erases it if it is a warp collective this target
+/// implements; returns false (leaving CB alone) otherwise.
+bool lowerWarpCollective(llvm::CallBase &CB, const Target &T);
+
+} // namespace cuhip::ptx::amdgpu

@@ -176,6 +176,14 @@ struct Runtime::Impl {
       }
       Compiler = std::move(*C);
       CUHIP_DEBUG("host JIT targets %s", Compiler->targetDescription().c_str());
+      Compiler->enableCompileCache(
+          ptx::host::compileCacheDirectory(),
+          [](bool Warning, const std::string &Msg) {
+            if (Warning)
+              CUHIP_WARN("%s", Msg.c_str());
+            else
+              CUHIP_DEBUG("%s", Msg.c_str());
+          });
     });
     return Compiler.get();
   }
@@ -381,6 +389,27 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     dumpFile(DumpDir, M.DisplayName, M.PtxText);
 
   HipBackend *Hip = hip();
+  auto installHost = [&](std::vector<ptx::host::CompiledKernel> Compiled) {
+    M.Compiled = std::move(Compiled);
+    for (Kernel *K : M.Kernels)
+      for (const auto &C : M.Compiled)
+        if (C.Info.Name == K->Name)
+          K->Compiled = &C;
+    M.PtxText.clear();
+    M.PtxText.shrink_to_fit();
+    M.State = Module::Loaded;
+  };
+  // The compile cache skips parsing, so only a miss reports PTX errors (a
+  // module that failed is never cached). With CUHIP_DUMP_DIR the IR is
+  // wanted, so the module is compiled.
+  if (!Hip && !(DumpDir && *DumpDir))
+    if (ptx::host::HostCompiler *HC = compiler())
+      if (auto Cached = HC->loadCached(M.PtxText, M.DisplayName)) {
+        CUHIP_INFO("%s: %zu kernels loaded from the compile cache",
+                   M.DisplayName.c_str(), Cached->size());
+        installHost(std::move(*Cached));
+        return cudaSuccess;
+      }
   CUHIP_INFO("compiling %s for %s", M.DisplayName.c_str(),
              Hip ? Hip->arch().c_str() : "the CPU backend");
   ptx::DiagnosticEngine Diags(M.DisplayName);
@@ -432,20 +461,14 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     return fail(cudaErrorJitCompilerNotFound);
   }
   auto CompileStart = std::chrono::steady_clock::now();
-  auto Compiled = HC->compile(std::move(Ctx), std::move(*Lowered), M.DisplayName);
+  auto Compiled = HC->compile(std::move(Ctx), std::move(*Lowered),
+                              M.DisplayName, M.PtxText);
   if (!Compiled) {
     CUHIP_ERROR("%s: %s", M.DisplayName.c_str(),
                 llvm::toString(Compiled.takeError()).c_str());
     return fail(cudaErrorInvalidPtx);
   }
-  M.Compiled = std::move(*Compiled);
-  for (Kernel *K : M.Kernels)
-    for (const auto &C : M.Compiled)
-      if (C.Info.Name == K->Name)
-        K->Compiled = &C;
-  M.PtxText.clear();
-  M.PtxText.shrink_to_fit();
-  M.State = Module::Loaded;
+  installHost(std::move(*Compiled));
   CUHIP_INFO("%s: %zu kernels compiled in %.1f ms", M.DisplayName.c_str(),
              M.Compiled.size(),
              std::chrono::duration<double, std::milli>(

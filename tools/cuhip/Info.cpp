@@ -69,7 +69,11 @@ int cuhipInfoMain(int argc, char **argv) {
     std::printf("  hip  unavailable: libamdhip64 not found\n");
   const char *B = std::getenv("CUHIP_BACKEND");
   std::printf("selected backend: %s\n", B && *B ? B : "auto");
-  std::printf("compile cache: none yet (kernels are compiled on first launch "
-              "in each process)\n");
+  // The CPU backend's compiled objects; the AMDGPU target is not cached.
+  std::string CacheDir = cuhip::ptx::host::compileCacheDirectory();
+  if (CacheDir.empty())
+    std::printf("compile cache: off (CUHIP_CACHE_DIR=off or no home directory)\n");
+  else
+    std::printf("compile cache: %s (cpu backend)\n", CacheDir.c_str());
   return 0;
 }

@@ -31,14 +31,16 @@
 //    allocas in space 0 in the neutral IR; promotable ones become SSA values
 //    and the rest move to the private space 5 behind an addrspacecast.
 //
-// Anything else that targets must implement (matrix
-// instructions, other barriers, device-library calls, traps, approximate
-// transcendentals, ...) is rejected with an error that names the construct,
+// sin/cos/exp2/log2/tanh become ocml calls linked from the ROCm device
+// libraries (AmdgpuMath.cpp). Anything else that targets must implement
+// (matrix instructions, other barriers, device-library calls, traps, ...)
+// is rejected with an error that names the construct,
 // so no kernel is ever compiled with a guessed meaning.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/AmdgpuTarget.h"
 
+#include "AmdgpuMath.h"
 #include "LowerAmdgpuWarp.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -128,8 +130,8 @@ std::string describeCallee(StringRef Name) {
 }
 
 /// The LLVM intrinsics the neutral IR uses whose AMDGPU lowering is exact.
-/// The approximate transcendentals are left out on purpose: their AMDGPU
-/// precision has not been compared with PTX's .approx bounds yet.
+/// The transcendentals (sin, cos, exp2, log2, tanh) are not on it: they go
+/// to ocml (AmdgpuMath.cpp).
 bool isExactGenericIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
   case Intrinsic::abs:
@@ -367,6 +369,8 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       continue; // inserted by rewriteKernel
     if (lowerWarpCollective(*CB, T))
       continue; // LowerAmdgpuWarp.cpp
+    if (lowerMathCall(*CB))
+      continue; // sin/cos/exp2/log2/tanh through ocml: AmdgpuMath.cpp
     IRBuilder<> B(CB);
     if (Name.starts_with("llvm.nvvm.read.ptx.sreg.")) {
       bool Known = false;
@@ -512,6 +516,8 @@ Error lowerToAmdgpu(Module &M, const std::vector<KernelInfo> &Kernels,
   // Code object version 4: see docs/amdgpu.md.
   M.addModuleFlag(Module::Error, "amdhsa_code_object_version",
                   CodeObjectVersion * 100);
+  if (Error E = linkDeviceLibraries(M, T))
+    return E;
   std::string VerifyErr;
   raw_string_ostream VS(VerifyErr);
   if (verifyModule(M, &VS))

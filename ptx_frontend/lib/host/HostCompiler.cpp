@@ -3,10 +3,15 @@
 // One LLJIT per process. Each loaded PTX module gets a JITDylib of its own
 // (two modules may define the same global names), linked against the process
 // so generated code can call libm. Compilation is synchronous: the first
-// launch of a kernel pays for it.
+// launch of a kernel pays for it. Each module is compiled to a relocatable
+// object, which the JIT links; the same object goes to the on-disk compile
+// cache (CompileCache.h), from which a later process loads it instead of
+// compiling.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
+
+#include "CompileCache.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -14,7 +19,10 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -46,6 +54,7 @@ Expected<JITTargetMachineBuilder> hostBuilder() {
 }
 } // namespace
 
+HostCompiler::HostCompiler() = default;
 HostCompiler::~HostCompiler() = default;
 
 Expected<std::unique_ptr<TargetMachine>> HostCompiler::createHostTargetMachine() {
@@ -96,12 +105,88 @@ std::string HostCompiler::targetDescription() const {
   return (TM->getTargetTriple().str() + " " + TM->getTargetCPU()).str();
 }
 
+void HostCompiler::enableCompileCache(const std::string &Directory,
+                                      CompileCacheLogger Log) {
+  std::lock_guard<std::mutex> G(Lock);
+  Cache = std::make_unique<CompileCache>(Directory, std::move(Log));
+}
+
+bool HostCompiler::compileCacheEnabled() const {
+  return Cache && Cache->enabled();
+}
+
+std::string HostCompiler::cacheKey(std::string_view Ptx) const {
+  // The settings of the target machine that change the generated code;
+  // the rest of the pipeline is covered by compilerVersion().
+  std::string Options =
+      "O3 reloc=" + std::to_string(static_cast<int>(TM->getRelocationModel())) +
+      " cm=" + std::to_string(static_cast<int>(TM->getCodeModel()));
+  return compileCacheKey(StringRef(Ptx.data(), Ptx.size()),
+                         TM->getTargetTriple().str(), TM->getTargetCPU(),
+                         TM->getTargetFeatureString(), Options);
+}
+
+namespace {
+/// Links Object into a fresh JITDylib and resolves each kernel's block
+/// function. On failure the JITDylib is removed again.
+Expected<std::vector<CompiledKernel>>
+linkObject(LLJIT &JIT, unsigned &NextDylib, std::string Object,
+           std::vector<CompiledKernel> Kernels) {
+  auto JD = JIT.createJITDylib("cuhip.module." + std::to_string(NextDylib++));
+  if (!JD)
+    return JD.takeError();
+  JD->addToLinkOrder(JIT.getMainJITDylib());
+  auto Fail = [&](Error E) -> Error {
+    if (Error R = JIT.getExecutionSession().removeJITDylib(*JD))
+      return joinErrors(std::move(E), std::move(R));
+    return E;
+  };
+  if (Error E = JIT.addObjectFile(
+          *JD, MemoryBuffer::getMemBufferCopy(Object, "cuhip-host-object")))
+    return Fail(std::move(E));
+  for (CompiledKernel &K : Kernels) {
+    auto Sym = JIT.lookup(*JD, K.Layout.BlockFunctionName);
+    if (!Sym)
+      return Fail(Sym.takeError());
+    K.Fn = Sym->toPtr<BlockFunction>();
+  }
+  return Kernels;
+}
+} // namespace
+
+std::optional<std::vector<CompiledKernel>>
+HostCompiler::loadCached(std::string_view Ptx, const std::string &ModuleName) {
+  std::lock_guard<std::mutex> G(Lock);
+  if (!Cache || !Cache->enabled())
+    return std::nullopt;
+  std::string Key = cacheKey(Ptx);
+  std::optional<CompileCacheEntry> E = Cache->load(Key);
+  if (!E) {
+    Cache->debug("compile cache miss for " + ModuleName + " (" + Key + ")");
+    return std::nullopt;
+  }
+  auto Linked = linkObject(*JIT, NextDylib, std::move(E->Object),
+                           std::move(E->Kernels));
+  if (!Linked) {
+    Cache->debug("compile cache: ignoring " + Cache->pathFor(Key) +
+                  ": the object does not load: " +
+                  toString(Linked.takeError()));
+    return std::nullopt;
+  }
+  Cache->debug("compile cache hit for " + ModuleName + " (" + Key + ")");
+  return std::move(*Linked);
+}
+
 Expected<std::vector<CompiledKernel>>
 HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
-                      const std::string &ModuleName) {
+                      const std::string &ModuleName,
+                      std::string_view CacheSource) {
   std::lock_guard<std::mutex> G(Lock);
-  // On failure the module must go before the context that owns its types.
-  auto DropModuleFirst = make_scope_exit([&] { LM.IR.reset(); });
+  // On every path the module must go before the context that owns its types.
+  auto DropModuleFirst = make_scope_exit([&] {
+    LM.IR.reset();
+    Ctx.reset();
+  });
   llvm::Module &M = *LM.IR;
   M.setDataLayout(JIT->getDataLayout());
   M.setTargetTriple(TM->getTargetTriple());
@@ -109,28 +194,41 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
   if (Error E = prepareHostModule(M, LM.Kernels, Layouts, TM.get()))
     return std::move(E);
 
-  auto JD = JIT->createJITDylib("cuhip.module." + std::to_string(NextDylib++));
-  if (!JD)
-    return JD.takeError();
-  JD->addToLinkOrder(JIT->getMainJITDylib());
-  if (Error E = JIT->addIRModule(
-          *JD, ThreadSafeModule(std::move(LM.IR), std::move(Ctx))))
-    return std::move(E);
+  // Code generation to an object, as the JIT's own compile layer would do,
+  // so that the object can also be cached.
+  std::string Object;
+  {
+    raw_string_ostream OS(Object);
+    buffer_ostream BOS(OS);
+    legacy::PassManager PM;
+    if (TM->addPassesToEmitFile(PM, BOS, nullptr, CodeGenFileType::ObjectFile))
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: the host target cannot emit objects",
+                               ModuleName.c_str());
+    PM.run(M);
+  }
 
-  std::vector<CompiledKernel> Out;
+  std::vector<CompiledKernel> Kernels;
   for (size_t I = 0; I < LM.Kernels.size(); ++I) {
-    auto Sym = JIT->lookup(*JD, Layouts[I].BlockFunctionName);
-    if (!Sym)
-      return Sym.takeError();
     CompiledKernel K;
     K.Info = LM.Kernels[I];
     K.Info.StaticSharedBytes = Layouts[I].StaticSharedBytes;
     K.Layout = Layouts[I];
-    K.Fn = Sym->toPtr<BlockFunction>();
-    Out.push_back(std::move(K));
+    Kernels.push_back(std::move(K));
   }
-  (void)ModuleName;
-  return Out;
+  CompileCacheEntry Entry;
+  bool Store = Cache && Cache->enabled() && !CacheSource.empty();
+  if (Store) {
+    Entry.Kernels = Kernels;
+    Entry.Object = Object;
+  }
+  auto Linked = linkObject(*JIT, NextDylib, std::move(Object), std::move(Kernels));
+  if (!Linked)
+    return Linked.takeError();
+  // Only what compiled and linked is cached.
+  if (Store)
+    Cache->store(cacheKey(CacheSource), Entry);
+  return std::move(*Linked);
 }
 
 } // namespace cuhip::ptx::host

@@ -15,9 +15,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm {
@@ -231,6 +234,22 @@ struct CompiledKernel {
   BlockFunction Fn = nullptr;
 };
 
+/// The version of the code the host target generates; part of every compile
+/// cache key. Defined in one place (CompileCache.cpp).
+const char *compilerVersion();
+
+/// The compile cache directory: $CUHIP_CACHE_DIR, else
+/// $XDG_CACHE_HOME/cuhip, else ~/.cache/cuhip; empty when CUHIP_CACHE_DIR is
+/// `off` (or no home is known), which disables the cache.
+std::string compileCacheDirectory();
+
+/// Receives the compile cache's messages: hits, misses and ignored entries
+/// (Warning false, for debug logs) and the one warning that disables it.
+using CompileCacheLogger =
+    std::function<void(bool Warning, const std::string &Message)>;
+
+class CompileCache;
+
 /// Owns the process's JIT. Thread-safe.
 class HostCompiler {
 public:
@@ -239,9 +258,22 @@ public:
 
   /// Compiles every kernel of LM (which lives in Ctx) to machine code.
   /// ModuleName appears in error messages.
+  /// When CacheSource (the module's PTX text) is given and the compile cache
+  /// is on, the result is also stored in the cache under it.
   llvm::Expected<std::vector<CompiledKernel>>
   compile(std::unique_ptr<llvm::LLVMContext> Ctx, LoweredModule LM,
-          const std::string &ModuleName);
+          const std::string &ModuleName, std::string_view CacheSource = {});
+
+  /// Turns on the on-disk compile cache in Directory (empty: off).
+  void enableCompileCache(const std::string &Directory, CompileCacheLogger Log);
+  /// Whether the compile cache is on, and where.
+  bool compileCacheEnabled() const;
+  /// The kernels of the module with this PTX text from the compile cache,
+  /// loaded into the JIT; nothing on a miss or an unusable entry (which the
+  /// caller then compiles). Never reports PTX errors: a module that failed
+  /// to compile is never cached.
+  std::optional<std::vector<CompiledKernel>>
+  loadCached(std::string_view Ptx, const std::string &ModuleName);
 
   /// Host CPU name and features the code is generated for.
   std::string targetDescription() const;
@@ -251,8 +283,10 @@ public:
   createHostTargetMachine();
 
 private:
-  HostCompiler() = default;
+  HostCompiler();
+  std::string cacheKey(std::string_view Ptx) const;
   std::unique_ptr<llvm::orc::LLJIT> JIT;
+  std::unique_ptr<CompileCache> Cache;
   std::unique_ptr<llvm::TargetMachine> TM;
   std::mutex Lock;
   unsigned NextDylib = 0;

@@ -14,10 +14,14 @@
 //    which is what the backend itself lowers explicit arguments to.
 //  * Special registers: %tid/%ctaid to workitem.id/workgroup.id; %ntid from
 //    the AQL dispatch packet's workgroup_size (u16 at 4/6/8); %nctaid as
-//    ceil(grid_size / workgroup_size), the packet's grid size (u32 at
+//    ceil(grid_size / workgroup_size) in 32 bits, the packet's grid size (u32 at
 //    12/16/20) being counted in work-items; %laneid as the lane in the
 //    32-lane CUDA warp (mbcnt, modulo 32 on wave64 where a warp is half a
-//    wavefront). Every other special register is reported.
+//    wavefront); %lanemask_*, %warpid/%nwarpid, %clock*, %globaltimer and
+//    %gridid likewise (docs/amdgpu.md). Every other special register is
+//    reported.
+//  * trap/brkpt stay llvm.trap/debugtrap (s_trap); nanosleep becomes a
+//    bounded s_sleep.
 //  * Warp collectives (shfl, vote, activemask, elect, match, redux,
 //    bar.warp.sync) on the 32-lane warp: LowerAmdgpuWarp.cpp.
 //  * bar.sync 0 / barrier.sync.aligned 0 for the whole CTA: a workgroup
@@ -33,7 +37,7 @@
 //
 // sin/cos/exp2/log2/tanh become ocml calls linked from the ROCm device
 // libraries (AmdgpuMath.cpp). Anything else that targets must implement
-// (matrix instructions, other barriers, device-library calls, traps, ...)
+// (matrix instructions, other barriers, device-library calls, ...)
 // is rejected with an error that names the construct,
 // so no kernel is ever compiled with a guessed meaning.
 //
@@ -294,13 +298,92 @@ Value *AmdgpuLowering::specialRegister(IRBuilder<> &B, Intrinsic::ID ID,
     return dispatchField(4 + 2 * Dim, B.getInt16Ty());
   };
   auto nctaid = [&](unsigned Dim) -> Value * {
-    // In 64 bits: grid_size + workgroup_size - 1 can exceed 32 bits.
-    Value *Grid = B.CreateZExt(dispatchField(12 + 4 * Dim, I32), B.getInt64Ty());
-    Value *WG = B.CreateZExt(ntid(Dim), B.getInt64Ty());
-    Value *N = B.CreateUDiv(B.CreateAdd(Grid, B.CreateSub(WG, B.getInt64(1))), WG);
-    return B.CreateTrunc(N, I32);
+    // ceil(grid / wg) as grid / wg + (grid % wg != 0): exact in 32 bits
+    // (grid + wg - 1 could overflow them), and a 32-bit division is a
+    // fraction of the ~100 scalar instructions a 64-bit one expands to.
+    Value *Grid = dispatchField(12 + 4 * Dim, I32);
+    Value *WG = B.CreateZExt(ntid(Dim), I32);
+    Value *Q = B.CreateUDiv(Grid, WG);
+    Value *Rem = B.CreateURem(Grid, WG);
+    return B.CreateAdd(Q, B.CreateZExt(B.CreateICmpNE(Rem, B.getInt32(0)), I32));
+  };
+  // The lane within the wavefront, then within the 32-lane warp (half a
+  // wavefront on wave64).
+  auto laneid = [&]() -> Value * {
+    Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
+                                    {B.getInt32(~0u), B.getInt32(0)});
+    if (T.WavefrontSize == 64) {
+      Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
+                               {B.getInt32(~0u), Lane});
+      Lane = B.CreateAnd(Lane, B.getInt32(31));
+    }
+    return Lane;
+  };
+  // The 64-bit constant-rate counter (s_memrealtime / s_sendmsg_rtn
+  // REALTIME / the gfx12 equivalent) in nanoseconds: it runs at 100 MHz on
+  // every target of the table (see docs/amdgpu.md), so one tick is 10 ns.
+  auto globaltimer = [&]() -> Value * {
+    Value *Ticks = B.CreateIntrinsic(Intrinsic::readsteadycounter, {});
+    return B.CreateMul(Ticks, B.getInt64(10));
   };
   switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_eq:
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_lt:
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_le:
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_gt:
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_ge: {
+    // Masks over the 32 lanes of the lane's warp (bit i = warp lane i).
+    Value *Bit = B.CreateShl(B.getInt32(1), laneid());
+    Value *Lt = B.CreateSub(Bit, B.getInt32(1));
+    switch (ID) {
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_eq:
+      return Bit;
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_lt:
+      return Lt;
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_le:
+      return B.CreateOr(Lt, Bit);
+    case Intrinsic::nvvm_read_ptx_sreg_lanemask_gt:
+      return B.CreateNot(B.CreateOr(Lt, Bit));
+    default:
+      return B.CreateNot(Lt);
+    }
+  }
+  case Intrinsic::nvvm_read_ptx_sreg_warpid: {
+    // Warps of 32 over the linear thread id (x fastest), which is also how
+    // the hardware forms wavefronts, so a warp is a wavefront or its half.
+    Value *X = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_x, {});
+    Value *Y = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_y, {});
+    Value *Z = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_z, {});
+    Value *Flat = B.CreateAdd(
+        X, B.CreateMul(ntid(0), B.CreateAdd(Y, B.CreateMul(ntid(1), Z))));
+    return B.CreateLShr(Flat, 5);
+  }
+  case Intrinsic::nvvm_read_ptx_sreg_nwarpid: {
+    // The block's warp count, as on the CPU backend: every %warpid is below
+    // it, which is all PTX promises of this profiling register.
+    Value *N = B.CreateMul(B.CreateMul(ntid(0), ntid(1)), ntid(2));
+    return B.CreateLShr(B.CreateAdd(N, B.getInt32(31)), 5);
+  }
+  case Intrinsic::nvvm_read_ptx_sreg_clock:
+  case Intrinsic::nvvm_read_ptx_sreg_clock64:
+    // gfx11 has no s_memtime: its cycle counter (SHADER_CYCLES) has 20
+    // bits, so it would wrap long before %clock's 32 or %clock64's 64.
+    if (StringRef(T.Name).starts_with("gfx11")) {
+      Known = false;
+      return nullptr;
+    }
+    if (ID == Intrinsic::nvvm_read_ptx_sreg_clock64)
+      return B.CreateIntrinsic(Intrinsic::readcyclecounter, {});
+    return B.CreateTrunc(B.CreateIntrinsic(Intrinsic::readcyclecounter, {}),
+                         I32);
+  case Intrinsic::nvvm_read_ptx_sreg_globaltimer:
+    return globaltimer();
+  case Intrinsic::nvvm_read_ptx_sreg_globaltimer_lo:
+    return B.CreateTrunc(globaltimer(), I32);
+  case Intrinsic::nvvm_read_ptx_sreg_gridid:
+    // cuhip runs one grid per launch and numbers none: 0, as on the CPU.
+    return Constant::getNullValue(
+        Intrinsic::getType(Ctx, ID)->getReturnType());
   case Intrinsic::nvvm_read_ptx_sreg_tid_x:
     return B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_x, {});
   case Intrinsic::nvvm_read_ptx_sreg_tid_y:
@@ -325,17 +408,8 @@ Value *AmdgpuLowering::specialRegister(IRBuilder<> &B, Intrinsic::ID ID,
     return nctaid(1);
   case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
     return nctaid(2);
-  case Intrinsic::nvvm_read_ptx_sreg_laneid: {
-    // The lane within the wavefront, then within the 32-lane warp.
-    Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
-                                    {B.getInt32(~0u), B.getInt32(0)});
-    if (T.WavefrontSize == 64) {
-      Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
-                               {B.getInt32(~0u), Lane});
-      Lane = B.CreateAnd(Lane, B.getInt32(31));
-    }
-    return Lane;
-  }
+  case Intrinsic::nvvm_read_ptx_sreg_laneid:
+    return laneid();
   default:
     Known = false;
     return nullptr;
@@ -381,6 +455,21 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       }
       report("special register %" +
              Name.drop_front(strlen("llvm.nvvm.read.ptx.sreg.")));
+      continue;
+    }
+    if (ID == Intrinsic::trap || ID == Intrinsic::debugtrap)
+      continue; // s_trap 2 / s_trap 3 (see docs/amdgpu.md)
+    if (ID == Intrinsic::nvvm_nanosleep) {
+      // PTX allows any sleep in [0, 2t] ns. s_sleep N waits about 64*N
+      // clocks, at most 128 ns per unit at a shader clock of 500 MHz or
+      // more, so N = min(t / 128, 127) sleeps no longer than t. s_sleep
+      // takes an immediate: a register operand sleeps 0 ns, also allowed.
+      if (auto *Ns = dyn_cast<ConstantInt>(CB->getArgOperand(0))) {
+        uint64_t N = std::min<uint64_t>(Ns->getZExtValue() / 128, 127);
+        if (N)
+          B.CreateIntrinsic(Intrinsic::amdgcn_s_sleep, {}, {B.getInt32(N)});
+      }
+      CB->eraseFromParent();
       continue;
     }
     if (ID == Intrinsic::nvvm_barrier_cta_sync_aligned_all) {

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/AmdgpuTarget.h"
 
+#include "../CodegenDiagnostics.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -95,7 +97,11 @@ static Error emit(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Out,
   if (TM.addPassesToEmitFile(PM, OS, nullptr, Kind))
     return createStringError(inconvertibleErrorCode(),
                              "the AMDGPU backend cannot emit this file type");
-  PM.run(M);
+  std::string Errors = runCodegenCollectingErrors(PM, M);
+  if (!Errors.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "the AMDGPU backend cannot compile this module: " +
+                                 Errors);
   return Error::success();
 }
 

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
 
+#include "../CodegenDiagnostics.h"
+
 #include "CompileCache.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -205,7 +207,11 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
       return createStringError(inconvertibleErrorCode(),
                                "%s: the host target cannot emit objects",
                                ModuleName.c_str());
-    PM.run(M);
+    std::string Errors = runCodegenCollectingErrors(PM, M);
+    if (!Errors.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: the host target cannot compile it: %s",
+                               ModuleName.c_str(), Errors.c_str());
   }
 
   std::vector<CompiledKernel> Kernels;

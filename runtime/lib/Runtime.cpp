@@ -845,7 +845,7 @@ Status Runtime::getDevice(int *Device) {
 }
 
 const DeviceInfo &Runtime::deviceInfo(int) const {
-  // The processor count is the backend's worker count once it exists.
+  // The AMD GPU when HIP runs the kernels, else the host as the CPU backend sees it.
   if (HipBackend *Hip = P->hip())
     return Hip->deviceInfo();
   return P->Device;

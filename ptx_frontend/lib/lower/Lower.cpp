@@ -572,8 +572,6 @@ Value *FunctionLowering::symbolAddress(const Operand &O, StringRef Name,
                             B.getInt64Ty());
   case Symbol::Reg:
     break;
-  case Symbol::Func:
-    break;
   }
   error(L, "'" + Name + "' is a register, not an addressable symbol");
   return nullptr;

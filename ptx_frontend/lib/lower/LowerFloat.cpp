@@ -65,18 +65,6 @@ Value *FunctionLowering::saturate(Value *V) {
   return B.CreateSelect(Low, Zero, B.CreateSelect(High, One, V));
 }
 
-/// Arithmetic accepts the four IEEE rounding modifiers (the lowering rounds
-/// exactly in each of them); the integer-rounding and other conversion
-/// modifiers are not arithmetic rounding modes.
-bool FunctionLowering::checkRounding(const Instruction &I, const FloatMods &M) {
-  if (M.Rounding.empty() || M.Rounding == "rn" || M.Rounding == "rz" ||
-      M.Rounding == "rm" || M.Rounding == "rp")
-    return true;
-  unsupported(I, "rounding modifier ." + M.Rounding +
-                     " is not valid for arithmetic");
-  return false;
-}
-
 namespace {
 
 enum class Rounding { NearestEven, TowardZero, Down, Up };

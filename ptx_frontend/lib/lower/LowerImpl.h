@@ -78,7 +78,7 @@ inline unsigned spaceToAddrSpace(StateSpace S) {
 
 /// What a name in an operand refers to.
 struct Symbol {
-  enum Kind { Reg, Var, Param, Func } K = Reg;
+  enum Kind { Reg, Var, Param } K = Reg;
   AllocaInst *Slot = nullptr;      // Reg
   ScalarType Type = ScalarType::None;
   GlobalVariable *GV = nullptr;    // Var in global/shared/const
@@ -225,7 +225,6 @@ public:
   FloatMods floatMods(const Instruction &I);
   Value *flush(Value *V);
   Value *saturate(Value *V);
-  bool checkRounding(const Instruction &I, const FloatMods &M);
 
   Value *callIntrinsic(Intrinsic::ID ID, ArrayRef<Type *> Tys,
                        ArrayRef<Value *> Args) {

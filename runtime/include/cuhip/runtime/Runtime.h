@@ -118,7 +118,6 @@ public:
   /// The context's sticky error (a kernel fault), cudaSuccess if none.
   Status stickyError() const;
 
-  int runtimeVersion() const { return 13000; }
   int driverVersion() const { return 13000; }
 
 private:

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "HipBackend.h"
 
+#include "cuhip/runtime/HipLibrary.h"
+
 #include "cuhip/ptx/AmdgpuTarget.h"
 #include "cuhip/runtime/Log.h"
 
@@ -81,10 +83,7 @@ struct HipBackend::Api {
 };
 
 std::vector<std::string> HipBackend::libraryCandidates() {
-  if (const char *E = std::getenv("CUHIP_HIP_LIBRARY"); E && *E)
-    return {E};
-  return {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
-          "libamdhip64.so"};
+  return hipLibraryCandidates();
 }
 
 Status HipBackend::translateError(int E) {

@@ -2,6 +2,7 @@
 #include "Tool.h"
 
 #include "cuhip/ptx/HostTarget.h"
+#include "cuhip/runtime/HipLibrary.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
@@ -54,17 +55,16 @@ int cuhipInfoMain(int argc, char **argv) {
   }
   // The HIP runtime is only looked for here; whether it finds an AMD GPU
   // is decided when a program starts (CUHIP_LOG=info says which backend).
-  const char *HipLib = nullptr;
-  for (const char *Name : {"libamdhip64.so.7", "libamdhip64.so.6",
-                           "libamdhip64.so.5", "libamdhip64.so"})
-    if (void *H = dlopen(Name, RTLD_LAZY | RTLD_LOCAL)) {
+  std::string HipLib;
+  for (const std::string &Name : cuhip::rt::hipLibraryCandidates())
+    if (void *H = dlopen(Name.c_str(), RTLD_LAZY | RTLD_LOCAL)) {
       HipLib = Name;
       dlclose(H);
       break;
     }
-  if (HipLib)
+  if (!HipLib.empty())
     std::printf("  hip  %s found; used when it reports a supported AMD GPU\n",
-                HipLib);
+                HipLib.c_str());
   else
     std::printf("  hip  unavailable: libamdhip64 not found\n");
   const char *B = std::getenv("CUHIP_BACKEND");

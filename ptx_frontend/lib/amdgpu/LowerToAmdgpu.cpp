@@ -43,6 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/AmdgpuTarget.h"
+#include "../Pipelines.h"
 
 #include "AmdgpuMath.h"
 #include "LowerAmdgpuWarp.h"
@@ -614,18 +615,7 @@ Error lowerToAmdgpu(Module &M, const std::vector<KernelInfo> &Kernels,
                              "internal error: invalid AMDGPU IR: " + VerifyErr);
   if (!Optimize)
     return Error::success();
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB(&TM);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
-  MPM.run(M, MAM);
+  runO3(M, &TM);
   return Error::success();
 }
 

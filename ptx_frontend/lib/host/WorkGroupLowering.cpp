@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HostPasses.h"
+#include "../Pipelines.h"
 
 #include "cuhip/ptx/HostTarget.h"
 
@@ -1363,21 +1364,11 @@ static Error inlineDeviceFunctions(Module &M) {
     }
     F.addFnAttr(Attribute::AlwaysInline);
   }
-  {
-    LoopAnalysisManager LAM;
-    FunctionAnalysisManager FAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PassBuilder PB;
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  runModulePipeline(M, nullptr, PipelineTuningOptions(), [](PassBuilder &) {
     ModulePassManager MPM;
     MPM.addPass(AlwaysInlinerPass());
-    MPM.run(M, MAM);
-  }
+    return MPM;
+  });
   // Device functions nothing calls any more (all inlined) go; the host
   // could not compile the thread-level intrinsics left in them.
   for (bool Changed = true; Changed;) {
@@ -1503,21 +1494,11 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
   if (!TM)
     return Error::success();
 
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
+  // Vectorize across the thread loops of the block functions.
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = true;
   PTO.SLPVectorization = true;
-  PassBuilder PB(TM, PTO);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
-  MPM.run(M, MAM);
+  runO3(M, TM, PTO);
   return Error::success();
 }
 

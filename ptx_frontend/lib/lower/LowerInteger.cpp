@@ -789,27 +789,41 @@ void lowerBfi(FunctionLowering &L, const Instruction &I) {
   L.write(I.Operands[0], R, false);
 }
 
+/// szext and bmsk: `.clamp` or `.wrap` (exactly one), a b32/u32/s32 type
+/// from Types, and operands d, a, b read as i32. Returns false after
+/// reporting what is wrong.
+static bool readClampWrapOperands(FunctionLowering &L, const Instruction &I,
+                                  std::initializer_list<ScalarType> Types,
+                                  ScalarType &T, bool &Clamp, Value *&A,
+                                  Value *&Bv) {
+  if (!onlyModifiers(L, I, {"clamp", "wrap"}))
+    return false;
+  T = requireType(L, I, Types);
+  if (T == ScalarType::None)
+    return false;
+  Clamp = I.hasModifier("clamp");
+  if (Clamp == I.hasModifier("wrap")) {
+    L.unsupported(I, "expects one of .clamp and .wrap");
+    return false;
+  }
+  if (!checkOperandCount(L, I, 3))
+    return false;
+  A = L.read(I, 1, L.B.getInt32Ty(), false);
+  Bv = L.read(I, 2, L.B.getInt32Ty(), false);
+  return A && Bv;
+}
+
 /// szext: sign- or zero-extend the low N = b bits of a. .wrap takes N mod
 /// 32; .clamp makes N >= 32 keep all of a. N = 0 gives 0.
 void lowerSzext(FunctionLowering &L, const Instruction &I) {
-  if (!onlyModifiers(L, I, {"clamp", "wrap"}))
-    return;
-  ScalarType T = requireType(L, I, {ScalarType::U32, ScalarType::S32});
-  if (T == ScalarType::None)
-    return;
-  bool Clamp = I.hasModifier("clamp");
-  if (Clamp == I.hasModifier("wrap")) {
-    L.unsupported(I, "expects one of .clamp and .wrap");
-    return;
-  }
-  if (!checkOperandCount(L, I, 3))
+  ScalarType T;
+  bool Clamp;
+  Value *A, *N;
+  if (!readClampWrapOperands(L, I, {ScalarType::U32, ScalarType::S32}, T,
+                             Clamp, A, N))
     return;
   IRBuilder<> &B = L.B;
   Type *I32 = B.getInt32Ty();
-  Value *A = L.read(I, 1, I32, false);
-  Value *N = L.read(I, 2, I32, false);
-  if (!A || !N)
-    return;
   Value *N1 = B.CreateAnd(N, 31);
   Value *TooLarge = Clamp ? B.CreateICmpUGE(N, B.getInt32(32)) : B.getFalse();
   // The bits above the field; N1 < 32, so the shift is defined.
@@ -830,23 +844,13 @@ void lowerSzext(FunctionLowering &L, const Instruction &I) {
 /// bmsk: a mask of b bits starting at bit a, following the ISA's
 /// definition of the .clamp and .wrap overflow cases.
 void lowerBmsk(FunctionLowering &L, const Instruction &I) {
-  if (!onlyModifiers(L, I, {"clamp", "wrap"}))
-    return;
-  if (requireType(L, I, {ScalarType::B32}) == ScalarType::None)
-    return;
-  bool Clamp = I.hasModifier("clamp");
-  if (Clamp == I.hasModifier("wrap")) {
-    L.unsupported(I, "expects one of .clamp and .wrap");
-    return;
-  }
-  if (!checkOperandCount(L, I, 3))
+  ScalarType T;
+  bool Clamp;
+  Value *A, *Bv;
+  if (!readClampWrapOperands(L, I, {ScalarType::B32}, T, Clamp, A, Bv))
     return;
   IRBuilder<> &B = L.B;
   Type *I32 = B.getInt32Ty();
-  Value *A = L.read(I, 1, I32, false);
-  Value *Bv = L.read(I, 2, I32, false);
-  if (!A || !Bv)
-    return;
   Value *A1 = B.CreateAnd(A, 31), *B1 = B.CreateAnd(Bv, 31);
   Value *Sum = B.CreateAdd(A1, B1);
   Value *PosOvf = Clamp ? B.CreateICmpUGE(A, B.getInt32(32)) : B.getFalse();

@@ -19,7 +19,10 @@ struct dim3 {
 };
 
 typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUkern_st *cudaKernel_t;
+typedef void (*cudaStreamCallback_t)(cudaStream_t, cudaError_t, void *);
+typedef void (*cudaHostFn_t)(void *);
 
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,

@@ -22,7 +22,7 @@ using namespace cuhip::cudart;
 
 /// memoryClockRate for CUDA 12, in kHz. Declared rather than measured: the
 /// DIMMs' speed is only readable with privileges. It goes with the 64-bit
-/// memoryBusWidth reported below (one DDR channel): 1.6 GHz is DDR4-3200's
+/// 64-bit memoryBusWidth of the CPU backend's DeviceInfo (one DDR channel): 1.6 GHz is DDR4-3200's
 /// I/O clock, so the bandwidth programs derive, 2 * clock * width / 8, is
 /// 25.6 GB/s, the peak of one such channel.
 static constexpr int NominalMemoryClockKHz = 1600000;
@@ -78,13 +78,13 @@ static void fillSharedFields(PropT &P, const rt::DeviceInfo &D, int Device) {
   P.textureAlignment = 512;
   P.texturePitchAlignment = 32;
   P.multiProcessorCount = D.MultiProcessorCount;
-  P.integrated = 1; // device memory is host memory
+  P.integrated = D.Integrated;
   P.canMapHostMemory = 1;
   P.surfaceAlignment = 512;
-  P.concurrentKernels = 0;
-  P.asyncEngineCount = 0;
+  P.concurrentKernels = D.ConcurrentKernels;
+  P.asyncEngineCount = D.AsyncEngineCount;
   P.unifiedAddressing = 1;
-  P.memoryBusWidth = 64;
+  P.memoryBusWidth = D.MemoryBusWidth;
   P.l2CacheSize = D.L2CacheSize;
   P.maxThreadsPerMultiProcessor = D.MaxThreadsPerMultiProcessor;
   P.globalL1CacheSupported = 1;
@@ -95,7 +95,7 @@ static void fillSharedFields(PropT &P, const rt::DeviceInfo &D, int Device) {
   P.hostNativeAtomicSupported = 1;
   P.pageableMemoryAccess = 0;
   P.concurrentManagedAccess = 0;
-  P.cooperativeLaunch = 0;
+  P.cooperativeLaunch = D.CooperativeLaunch;
   P.sharedMemPerBlockOptin = D.SharedMemPerBlockOptin;
   P.maxBlocksPerMultiProcessor = D.MaxBlocksPerMultiProcessor;
   P.hostRegisterSupported = 0;
@@ -116,15 +116,16 @@ fillDeviceProp(cudaDeviceProp12 &P, const rt::DeviceInfo &D, int Device) {
   fillSharedFields(P, D, Device);
   // Fields CUDA 13 removed (it serves them through cudaDeviceGetAttribute).
   P.clockRate = D.ClockRateKHz > 0 ? D.ClockRateKHz : hostClockRateKHz();
-  // Defined as asyncEngineCount > 0; copies run on the calling thread, so
-  // there is no engine to overlap them with kernels.
+  // Defined as asyncEngineCount > 0 (on the CPU backend copies run on the
+  // calling thread, so there is no engine to overlap them with kernels).
   P.deviceOverlap = P.asyncEngineCount > 0;
   P.kernelExecTimeoutEnabled = 0; // no watchdog bounds a kernel's run time
   P.computeMode = 0; // cudaComputeModeDefault: any thread or process may use it
-  P.memoryClockRate = NominalMemoryClockKHz;
+  P.memoryClockRate =
+      D.MemoryClockRateKHz > 0 ? D.MemoryClockRateKHz : NominalMemoryClockKHz;
   // A SIMD register holds twice as many floats as doubles.
   P.singleToDoublePrecisionPerfRatio = 2;
-  P.cooperativeMultiDeviceLaunch = 0; // there is not even single-device support
+  P.cooperativeMultiDeviceLaunch = 0; // one device only
   // maxTexture1DLinear stays 0 like every other texture limit: no textures.
 }
 

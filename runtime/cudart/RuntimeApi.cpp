@@ -120,5 +120,8 @@ CUHIP_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *Func, dim3 GridDim,
                                                dim3 BlockDim, void **Args,
                                                size_t SharedMem,
                                                cudaStream_t Stream) {
+  // Per-thread default stream builds mean cudaStreamPerThread by 0.
+  if (!Stream)
+    Stream = reinterpret_cast<cudaStream_t>(uintptr_t(2));
   return cudaLaunchKernel(Func, GridDim, BlockDim, Args, SharedMem, Stream);
 }

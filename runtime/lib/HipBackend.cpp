@@ -48,7 +48,9 @@ enum : int {
   hipErrorNotReady = 600,
   hipErrorIllegalAddress = 700,
   hipErrorLaunchOutOfResources = 701,
+  hipErrorAssert = 710,
   hipErrorLaunchFailure = 719,
+  hipErrorCooperativeLaunchTooLarge = 720,
   hipErrorNotSupported = 801,
 };
 
@@ -70,6 +72,7 @@ struct HipBackend::Api {
   int (*DeviceGet)(int *, int);
   int (*DeviceGetName)(char *, int, int);
   int (*DeviceTotalMem)(size_t *, int);
+  int (*DeviceGetAttribute)(int *, int, int);
   int (*ModuleLoadData)(void **, const void *);
   int (*ModuleGetFunction)(void **, void *, const char *);
   int (*ModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
@@ -79,7 +82,27 @@ struct HipBackend::Api {
   int (*Free)(void *);
   int (*Memcpy)(void *, const void *, size_t, int);
   int (*Memset)(void *, int, size_t);
+  int (*MemcpyAsync)(void *, const void *, size_t, int, void *);
+  int (*MemsetAsync)(void *, int, size_t, void *);
   int (*DeviceSynchronize)();
+  int (*StreamCreateWithPriority)(void **, unsigned, int);
+  int (*StreamDestroy)(void *);
+  int (*StreamSynchronize)(void *);
+  int (*StreamQuery)(void *);
+  int (*StreamWaitEvent)(void *, void *, unsigned);
+  int (*StreamAddCallback)(void *, void (*)(void *, int, void *), void *,
+                           unsigned);
+  int (*DeviceGetStreamPriorityRange)(int *, int *);
+  int (*EventCreateWithFlags)(void **, unsigned);
+  int (*EventDestroy)(void *);
+  int (*EventRecord)(void *, void *);
+  int (*EventQuery)(void *);
+  int (*EventSynchronize)(void *);
+  int (*EventElapsedTime)(float *, void *, void *);
+  // Optional: ROCm 6 and later only.
+  int (*ModuleLaunchCooperativeKernel)(void *, unsigned, unsigned, unsigned,
+                                       unsigned, unsigned, unsigned, unsigned,
+                                       void *, void **) = nullptr;
 };
 
 std::vector<std::string> HipBackend::libraryCandidates() {
@@ -124,6 +147,10 @@ Status HipBackend::translateError(int E) {
     return cudaErrorLaunchOutOfResources;
   case hipErrorLaunchFailure:
     return cudaErrorLaunchFailure;
+  case hipErrorAssert:
+    return cudaErrorAssert;
+  case hipErrorCooperativeLaunchTooLarge:
+    return cudaErrorCooperativeLaunchTooLarge;
   case hipErrorNotSupported:
     return cudaErrorNotSupported;
   }
@@ -194,10 +221,29 @@ std::unique_ptr<HipBackend> HipBackend::open(std::string &Reason) {
   resolve(A.Memcpy, "hipMemcpy");
   resolve(A.Memset, "hipMemset");
   resolve(A.DeviceSynchronize, "hipDeviceSynchronize");
+  resolve(A.DeviceGetAttribute, "hipDeviceGetAttribute");
+  resolve(A.MemcpyAsync, "hipMemcpyAsync");
+  resolve(A.MemsetAsync, "hipMemsetAsync");
+  resolve(A.StreamCreateWithPriority, "hipStreamCreateWithPriority");
+  resolve(A.StreamDestroy, "hipStreamDestroy");
+  resolve(A.StreamSynchronize, "hipStreamSynchronize");
+  resolve(A.StreamQuery, "hipStreamQuery");
+  resolve(A.StreamWaitEvent, "hipStreamWaitEvent");
+  resolve(A.StreamAddCallback, "hipStreamAddCallback");
+  resolve(A.DeviceGetStreamPriorityRange, "hipDeviceGetStreamPriorityRange");
+  resolve(A.EventCreateWithFlags, "hipEventCreateWithFlags");
+  resolve(A.EventDestroy, "hipEventDestroy");
+  resolve(A.EventRecord, "hipEventRecord");
+  resolve(A.EventQuery, "hipEventQuery");
+  resolve(A.EventSynchronize, "hipEventSynchronize");
+  resolve(A.EventElapsedTime, "hipEventElapsedTime");
   if (!Missing.empty()) {
     Reason = B->LibraryPath + " lacks " + Missing;
     return nullptr;
   }
+  A.ModuleLaunchCooperativeKernel =
+      reinterpret_cast<decltype(A.ModuleLaunchCooperativeKernel)>(
+          dlsym(B->Library, "hipModuleLaunchCooperativeKernel"));
   // Without a GPU, ROCm 5.2's hipInit fails (hipErrorInvalidDevice) and
   // hipGetDeviceCount gives the telling code (hipErrorNoDevice): report both.
   int InitErr = A.Init(0);
@@ -228,7 +274,37 @@ std::unique_ptr<HipBackend> HipBackend::open(std::string &Reason) {
     B->Arch = findArchName(Props.data(), Props.size());
   if (const char *E = std::getenv("CUHIP_HIP_ARCH"); E && *E)
     B->Arch = E;
-  DeviceInfo &D = B->Info;
+  B->readDeviceInfo();
+  return B;
+}
+
+namespace {
+// hipDeviceAttribute_t values (the CUDA-compatible block of the enum, whose
+// numbering is the same in ROCm 5.x and 6.x: later releases only append).
+enum : int {
+  hipDeviceAttributeAsyncEngineCount = 2,
+  hipDeviceAttributeClockRate = 5,
+  hipDeviceAttributeConcurrentKernels = 8,
+  hipDeviceAttributeCooperativeLaunch = 10,
+  hipDeviceAttributeL2CacheSize = 19,
+  hipDeviceAttributeMaxBlocksPerMultiProcessor = 25,
+  hipDeviceAttributeMaxThreadsPerBlock = 56,
+  hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
+  hipDeviceAttributeMemoryBusWidth = 59,
+  hipDeviceAttributeMemoryClockRate = 60,
+  hipDeviceAttributeMultiprocessorCount = 63,
+  hipDeviceAttributeMaxRegistersPerBlock = 71,
+  hipDeviceAttributeTotalConstantMemory = 83,
+};
+} // namespace
+
+/// Fills Info: the name and memory from HIP's stable calls, the counts and
+/// rates HIP reports through hipDeviceGetAttribute, and what CUDA code must
+/// see whatever the hardware says: a 32-lane warp (half a wavefront on
+/// CDNA) and the shared-memory limit of the target table.
+void HipBackend::readDeviceInfo() {
+  Api &A = *Hip;
+  DeviceInfo &D = Info;
   int Dev = 0;
   char Name[256] = {0};
   if (A.DeviceGet(&Dev, 0) == hipSuccess &&
@@ -236,17 +312,50 @@ std::unique_ptr<HipBackend> HipBackend::open(std::string &Reason) {
     D.Name = Name;
   else
     D.Name = "AMD GPU";
-  if (!B->Arch.empty())
-    D.Name += " (" + B->Arch + ")";
+  if (!Arch.empty())
+    D.Name += " (" + Arch + ")";
   size_t Mem = 0;
   if (A.DeviceTotalMem(&Mem, Dev) == hipSuccess)
     D.TotalGlobalMem = Mem;
+  auto attribute = [&](int Attr, auto &Field) {
+    int V = 0;
+    if (A.DeviceGetAttribute(&V, Attr, Dev) == hipSuccess && V > 0)
+      Field = static_cast<std::remove_reference_t<decltype(Field)>>(V);
+  };
+  attribute(hipDeviceAttributeMultiprocessorCount, D.MultiProcessorCount);
+  attribute(hipDeviceAttributeClockRate, D.ClockRateKHz);
+  attribute(hipDeviceAttributeL2CacheSize, D.L2CacheSize);
+  attribute(hipDeviceAttributeMaxThreadsPerMultiProcessor,
+            D.MaxThreadsPerMultiProcessor);
+  attribute(hipDeviceAttributeMaxBlocksPerMultiProcessor,
+            D.MaxBlocksPerMultiProcessor);
+  attribute(hipDeviceAttributeMaxRegistersPerBlock, D.RegsPerBlock);
+  attribute(hipDeviceAttributeTotalConstantMemory, D.TotalConstMem);
+  attribute(hipDeviceAttributeMemoryClockRate, D.MemoryClockRateKHz);
+  attribute(hipDeviceAttributeMemoryBusWidth, D.MemoryBusWidth);
+  D.Integrated = false;
+  D.AsyncEngineCount = 0;
+  attribute(hipDeviceAttributeAsyncEngineCount, D.AsyncEngineCount);
+  int Concurrent = 0;
+  attribute(hipDeviceAttributeConcurrentKernels, Concurrent);
+  D.ConcurrentKernels = Concurrent != 0;
+  int Coop = 0;
+  attribute(hipDeviceAttributeCooperativeLaunch, Coop);
+  D.CooperativeLaunch = Coop && Hip->ModuleLaunchCooperativeKernel;
+  int Threads = 0;
+  attribute(hipDeviceAttributeMaxThreadsPerBlock, Threads);
+  // CUDA's limit is 1024 threads per block; AMD GPUs have the same one.
+  D.MaxThreadsPerBlock = Threads > 0 ? std::min(Threads, 1024) : 1024;
   // A CUDA warp is 32 lanes on every target (a half wavefront on CDNA).
   D.WarpSize = 32;
-  // AMD GPUs have 64 KiB of LDS per workgroup on every supported target.
-  D.SharedMemPerBlock = D.SharedMemPerBlockOptin = 64 * 1024;
-  D.SharedMemPerMultiprocessor = 64 * 1024;
-  return B;
+  // Shared memory: the target's LDS per workgroup, all of it usable by one
+  // block without opting in, and as much per CU (a larger CU-wide LDS, as
+  // RDNA's WGPs have, still gives one block no more).
+  size_t Lds = 64 * 1024;
+  if (const ptx::amdgpu::Target *T = ptx::amdgpu::findTarget(Arch))
+    Lds = T->LdsBytesPerWorkgroup;
+  D.SharedMemPerBlock = D.SharedMemPerBlockOptin = Lds;
+  D.SharedMemPerMultiprocessor = Lds;
 }
 
 HipBackend::~HipBackend() {
@@ -277,9 +386,101 @@ Status HipBackend::synchronize() {
   return translateError(Hip->DeviceSynchronize());
 }
 
-Status HipBackend::loadModule(std::unique_ptr<llvm::LLVMContext> Ctx,
-                              ptx::LoweredModule Lowered,
-                              const std::string &Name,
+Status HipBackend::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
+                               CopyKind Kind, void *Stream) {
+  return translateError(
+      Hip->MemcpyAsync(Dst, Src, Bytes, static_cast<int>(Kind), Stream));
+}
+
+Status HipBackend::memsetAsync(void *Ptr, int Value, size_t Bytes,
+                               void *Stream) {
+  return translateError(Hip->MemsetAsync(Ptr, Value, Bytes, Stream));
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+Status HipBackend::streamCreate(void **Stream, unsigned Flags, int Priority) {
+  // cudaStreamNonBlocking and hipStreamNonBlocking are both 0x1.
+  return translateError(Hip->StreamCreateWithPriority(Stream, Flags, Priority));
+}
+
+Status HipBackend::streamDestroy(void *Stream) {
+  return translateError(Hip->StreamDestroy(Stream));
+}
+
+Status HipBackend::streamSynchronize(void *Stream) {
+  return translateError(Hip->StreamSynchronize(Stream));
+}
+
+Status HipBackend::streamQuery(void *Stream) {
+  return translateError(Hip->StreamQuery(Stream));
+}
+
+Status HipBackend::streamWaitEvent(void *Stream, void *Event) {
+  return translateError(Hip->StreamWaitEvent(Stream, Event, 0));
+}
+
+namespace {
+/// A host function queued through hipStreamAddCallback, whose callbacks
+/// also receive the stream and a status; CUDA's host functions take only
+/// their data. Owned by the callback, which runs exactly once.
+struct HostFunc {
+  void (*Fn)(void *);
+  void *Data;
+};
+void runHostFunc(void *, int, void *P) {
+  std::unique_ptr<HostFunc> H(static_cast<HostFunc *>(P));
+  H->Fn(H->Data);
+}
+} // namespace
+
+Status HipBackend::streamAddHostFunc(void *Stream, void (*Fn)(void *),
+                                     void *Data) {
+  auto *H = new HostFunc{Fn, Data};
+  int E = Hip->StreamAddCallback(Stream, runHostFunc, H, 0);
+  if (E != hipSuccess)
+    delete H;
+  return translateError(E);
+}
+
+Status HipBackend::streamPriorityRange(int *Least, int *Greatest) {
+  return translateError(Hip->DeviceGetStreamPriorityRange(Least, Greatest));
+}
+
+Status HipBackend::eventCreate(void **Event, unsigned Flags) {
+  // cudaEventBlockingSync 0x1, DisableTiming 0x2 and Interprocess 0x4 have
+  // the same values in HIP.
+  return translateError(Hip->EventCreateWithFlags(Event, Flags));
+}
+
+Status HipBackend::eventDestroy(void *Event) {
+  return translateError(Hip->EventDestroy(Event));
+}
+
+Status HipBackend::eventRecord(void *Event, void *Stream) {
+  return translateError(Hip->EventRecord(Event, Stream));
+}
+
+Status HipBackend::eventQuery(void *Event) {
+  return translateError(Hip->EventQuery(Event));
+}
+
+Status HipBackend::eventSynchronize(void *Event) {
+  return translateError(Hip->EventSynchronize(Event));
+}
+
+Status HipBackend::eventElapsedTime(float *Ms, void *Start, void *End) {
+  return translateError(Hip->EventElapsedTime(Ms, Start, End));
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and launches
+//===----------------------------------------------------------------------===//
+
+Status HipBackend::loadModule(std::string_view Ptx, const std::string &Name,
+                              const std::string &CacheDir,
                               std::vector<HipKernel> &Kernels,
                               std::string &Message) {
   const ptx::amdgpu::Target *T = ptx::amdgpu::findTarget(Arch);
@@ -288,31 +489,26 @@ Status HipBackend::loadModule(std::unique_ptr<llvm::LLVMContext> Ctx,
               (Arch.empty() ? std::string("this AMD GPU") : Arch);
     return cudaErrorNoKernelImageForDevice;
   }
-  auto TM = ptx::amdgpu::createTargetMachine(*T);
-  if (!TM) {
-    Message = Name + ": " + llvm::toString(TM.takeError());
-    return cudaErrorJitCompilerNotFound;
-  }
-  llvm::SmallVector<char, 0> Object, CodeObject;
-  if (llvm::Error E = ptx::amdgpu::lowerToAmdgpu(*Lowered.IR, Lowered.Kernels,
-                                                 *T, **TM)) {
-    Message = Name + ": --arch " + Arch + ": " + llvm::toString(std::move(E));
+  auto CO = ptx::amdgpu::compilePtx(
+      Ptx, Name, *T, CacheDir, [](bool Warning, const std::string &Msg) {
+        if (Warning)
+          CUHIP_WARN("%s", Msg.c_str());
+        else
+          CUHIP_DEBUG("%s", Msg.c_str());
+      });
+  if (!CO) {
+    Message = llvm::toString(CO.takeError());
     return cudaErrorInvalidPtx;
   }
-  if (llvm::Error E = ptx::amdgpu::emitObject(*Lowered.IR, **TM, Object)) {
-    Message = Name + ": " + llvm::toString(std::move(E));
-    return cudaErrorInvalidPtx;
-  }
-  if (llvm::Error E = ptx::amdgpu::linkCodeObject(Object, CodeObject)) {
-    Message = Name + ": " + llvm::toString(std::move(E));
-    return cudaErrorJitCompilerNotFound;
-  }
+  if (CO->FromCache)
+    CUHIP_INFO("%s: code object for %s loaded from the compile cache",
+               Name.c_str(), Arch.c_str());
   void *Mod = nullptr;
-  if (int E = Hip->ModuleLoadData(&Mod, CodeObject.data())) {
+  if (int E = Hip->ModuleLoadData(&Mod, CO->Bytes.data())) {
     Message = Name + ": hipModuleLoadData: " + errorText(E);
     return translateError(E);
   }
-  for (ptx::KernelInfo &KI : Lowered.Kernels) {
+  for (ptx::KernelInfo &KI : CO->Kernels) {
     HipKernel K;
     if (int E = Hip->ModuleGetFunction(&K.Function, Mod, KI.Name.c_str())) {
       Message = Name + ": hipModuleGetFunction(" + KI.Name +
@@ -327,17 +523,36 @@ Status HipBackend::loadModule(std::unique_ptr<llvm::LLVMContext> Ctx,
 
 Status HipBackend::launch(const HipKernel &K, Dim3 Grid, Dim3 Block,
                           const void *Params, size_t ParamBytes,
-                          size_t DynamicShared, std::string &Message) {
-  // The kernarg segment is byte for byte the PTX parameter buffer (see
-  // docs/amdgpu.md), so the packed buffer is passed as it is.
-  size_t Size = ParamBytes;
-  void *Extra[] = {LaunchParamBufferPointer, const_cast<void *>(Params),
-                   LaunchParamBufferSize, &Size, LaunchParamEnd};
-  int E = Hip->ModuleLaunchKernel(K.Function, Grid.X, Grid.Y, Grid.Z, Block.X,
-                                  Block.Y, Block.Z, unsigned(DynamicShared),
-                                  nullptr, nullptr, Extra);
-  if (E == hipSuccess)
-    E = Hip->DeviceSynchronize();
+                          size_t DynamicShared, void *Stream, bool Cooperative,
+                          std::string &Message) {
+  int E;
+  if (Cooperative) {
+    if (!Hip->ModuleLaunchCooperativeKernel) {
+      Message = "cooperative launch of '" + K.Info.Name + "': " + LibraryPath +
+                " has no hipModuleLaunchCooperativeKernel (ROCm 6 or later "
+                "is needed)";
+      return cudaErrorNotSupported;
+    }
+    // This entry point takes one pointer per argument, not a buffer: point
+    // into the packed buffer at each PTX parameter's offset.
+    std::vector<void *> Args;
+    for (const ptx::KernelParamInfo &P : K.Info.Params)
+      Args.push_back(const_cast<char *>(static_cast<const char *>(Params)) +
+                     P.Offset);
+    E = Hip->ModuleLaunchCooperativeKernel(
+        K.Function, Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y, Block.Z,
+        unsigned(DynamicShared), Stream, Args.empty() ? nullptr : Args.data());
+  } else {
+    // The kernarg segment is byte for byte the PTX parameter buffer (see
+    // docs/amdgpu.md), so the packed buffer is passed as it is; HIP copies
+    // it before the call returns.
+    size_t Size = ParamBytes;
+    void *Extra[] = {LaunchParamBufferPointer, const_cast<void *>(Params),
+                     LaunchParamBufferSize, &Size, LaunchParamEnd};
+    E = Hip->ModuleLaunchKernel(K.Function, Grid.X, Grid.Y, Grid.Z, Block.X,
+                                Block.Y, Block.Z, unsigned(DynamicShared),
+                                Stream, nullptr, Extra);
+  }
   if (E != hipSuccess) {
     Message = "launch of '" + K.Info.Name + "' on " + Arch + ": " +
               errorText(E);

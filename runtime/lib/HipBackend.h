@@ -5,10 +5,10 @@
 // says whether a usable AMD GPU is present and, if not, why (the library is
 // missing, lacks an entry point, or HIP reports no device); the core turns
 // that into its backend choice. The remaining calls map the core's memory,
-// module and launch operations onto HIP's module API with code objects from
-// the PTX frontend's AMDGPU target. Only open() has been exercised (against
-// Debian's libamdhip64 5.2 on a machine without an AMD GPU); docs/amdgpu.md
-// says exactly what was and was not run.
+// stream, event, module and launch operations onto HIP's module API with
+// code objects from the PTX frontend's AMDGPU target. Streams and events are
+// HIP's own objects, so work is asynchronous as on a GPU. docs/amdgpu.md
+// says exactly what was exercised and how (there is no AMD GPU here).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -18,11 +18,8 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
-
-namespace llvm {
-class LLVMContext;
-}
 
 namespace cuhip::rt {
 
@@ -49,24 +46,50 @@ public:
   const std::string &arch() const { return Arch; }
   /// Can cuhip's AMDGPU target compile for this device?
   bool isSupportedDevice() const;
+  /// The device as CUDA's properties describe it: warpSize 32 and the
+  /// target's limits, with HIP's values for what HIP knows (see open()).
   const DeviceInfo &deviceInfo() const { return Info; }
   int deviceCount() const { return Devices; }
 
+  // Memory. Stream arguments are HIP streams (nullptr: the null stream).
   Status malloc(void **Ptr, size_t Bytes);
   Status free(void *Ptr);
   Status memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind);
   Status memset(void *Ptr, int Value, size_t Bytes);
+  Status memcpyAsync(void *Dst, const void *Src, size_t Bytes, CopyKind Kind,
+                     void *Stream);
+  Status memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream);
   Status synchronize();
 
-  /// Compiles a lowered PTX module to a code object for arch() and loads it;
-  /// Kernels receives one entry per kernel. On failure Message says why.
-  Status loadModule(std::unique_ptr<llvm::LLVMContext> Ctx,
-                    ptx::LoweredModule Lowered, const std::string &Name,
+  // Streams and events: HIP objects, created with CUDA's flag values (HIP
+  // uses the same numbers for the flags cuhip passes on).
+  Status streamCreate(void **Stream, unsigned Flags, int Priority);
+  Status streamDestroy(void *Stream);
+  Status streamSynchronize(void *Stream);
+  Status streamQuery(void *Stream);
+  Status streamWaitEvent(void *Stream, void *Event);
+  /// Runs Fn(Data) on a host thread once the stream's earlier work is done.
+  Status streamAddHostFunc(void *Stream, void (*Fn)(void *), void *Data);
+  Status streamPriorityRange(int *Least, int *Greatest);
+  Status eventCreate(void **Event, unsigned Flags);
+  Status eventDestroy(void *Event);
+  Status eventRecord(void *Event, void *Stream);
+  Status eventQuery(void *Event);
+  Status eventSynchronize(void *Event);
+  Status eventElapsedTime(float *Ms, void *Start, void *End);
+
+  /// Compiles the PTX text of a module for arch() (or takes the code object
+  /// from the compile cache in CacheDir) and loads it; Kernels receives one
+  /// entry per kernel. On failure Message says why.
+  Status loadModule(std::string_view Ptx, const std::string &Name,
+                    const std::string &CacheDir,
                     std::vector<HipKernel> &Kernels, std::string &Message);
-  /// Launches K with the packed PTX parameter buffer Params on the null
-  /// stream and waits for it (the core's launches are synchronous).
+  /// Enqueues K on Stream with the packed PTX parameter buffer Params; with
+  /// Cooperative, all blocks are resident at once (hipModuleLaunch-
+  /// CooperativeKernel, which ROCm 5.x lacks: then cudaErrorNotSupported).
   Status launch(const HipKernel &K, Dim3 Grid, Dim3 Block, const void *Params,
-                size_t ParamBytes, size_t DynamicShared, std::string &Message);
+                size_t ParamBytes, size_t DynamicShared, void *Stream,
+                bool Cooperative, std::string &Message);
 
   /// The CUDA status for a HIP error code.
   static Status translateError(int HipError);
@@ -80,6 +103,7 @@ private:
   DeviceInfo Info;
   int Devices = 0;
   std::string errorText(int HipError) const;
+  void readDeviceInfo();
 };
 
 } // namespace cuhip::rt

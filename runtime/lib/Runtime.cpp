@@ -4,8 +4,9 @@
 // fatbin is compiled the first time one of its kernels is launched (as the
 // CUDA driver does with lazy loading), so a module that cannot be compiled
 // fails the launch with a CUDA error and a log line instead of failing the
-// program at start-up. Launches run synchronously on the CPU backend, which
-// CUDA's stream ordering allows.
+// program at start-up. Launches, copies and the other stream operations run
+// synchronously on the CPU backend, which CUDA's stream ordering allows; on
+// the HIP backend they go to HIP's streams.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <dlfcn.h>
 #include <fstream>
@@ -123,6 +125,30 @@ bool isDefaultStream(void *S) {
   uintptr_t V = reinterpret_cast<uintptr_t>(S);
   return V == 0 || V == 1 /*cudaStreamLegacy*/ || V == 2 /*PerThread*/;
 }
+
+// cudaStreamNonBlocking; cudaEventBlockingSync, DisableTiming, Interprocess.
+constexpr unsigned StreamFlagsMask = 0x1;
+constexpr unsigned EventDisableTiming = 0x2, EventFlagsMask = 0x7;
+} // namespace
+
+/// A stream created by streamCreate; its handle is its address.
+struct StreamObj {
+  unsigned Flags = 0;
+  int Priority = 0;
+  void *Hip = nullptr; // hipStream_t on the HIP backend
+};
+
+/// An event created by eventCreate; its handle is its address. On the CPU
+/// backend an event completes when it is recorded, so recording stamps the
+/// time; the HIP backend keeps the time in the HIP event.
+struct EventObj {
+  unsigned Flags = 0;
+  void *Hip = nullptr; // hipEvent_t on the HIP backend
+  bool Recorded = false;
+  std::chrono::steady_clock::time_point When;
+};
+
+namespace {
 } // namespace
 
 struct Runtime::Impl {
@@ -158,6 +184,22 @@ struct Runtime::Impl {
   std::once_flag CompilerOnce;
   std::unique_ptr<ptx::host::HostCompiler> Compiler;
   std::string CompilerError;
+
+  std::mutex StreamLock;
+  std::unordered_map<void *, std::unique_ptr<StreamObj>> Streams;
+  std::unordered_map<void *, std::unique_ptr<EventObj>> Events;
+  /// The HIP stream for a cudaStream_t, or cudaErrorInvalidResourceHandle.
+  Status resolveStream(void *Handle, void **HipStream);
+  EventObj *findEvent(void *Handle);
+  /// A HIP status of an operation that waited for kernels: a kernel fault
+  /// found there leaves the context unusable (sticky), as on a GPU.
+  Status deviceResult(Status S) {
+    if (S == cudaErrorLaunchFailure || S == cudaErrorIllegalAddress ||
+        S == cudaErrorAssert || S == cudaErrorIllegalInstruction ||
+        S == cudaErrorMisalignedAddress)
+      Sticky.store(S);
+    return S;
+  }
 
   std::atomic<int> Sticky{cudaSuccess};
   DeviceInfo Device;
@@ -410,8 +452,28 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
         installHost(std::move(*Cached));
         return cudaSuccess;
       }
-  CUHIP_INFO("compiling %s for %s", M.DisplayName.c_str(),
-             Hip ? Hip->arch().c_str() : "the CPU backend");
+  if (Hip) {
+    // The AMDGPU pipeline parses and lowers the PTX itself, and keeps code
+    // objects in the compile cache.
+    CUHIP_INFO("compiling %s for %s", M.DisplayName.c_str(),
+               Hip->arch().c_str());
+    std::string Msg;
+    if (Status S = Hip->loadModule(M.PtxText, M.DisplayName,
+                                   ptx::host::compileCacheDirectory(),
+                                   M.HipKernels, Msg)) {
+      CUHIP_ERROR("%s", Msg.c_str());
+      return fail(S);
+    }
+    for (Kernel *K : M.Kernels)
+      for (const HipKernel &HK : M.HipKernels)
+        if (HK.Info.Name == K->Name)
+          K->Hip = &HK;
+    M.PtxText.clear();
+    M.PtxText.shrink_to_fit();
+    M.State = Module::Loaded;
+    return cudaSuccess;
+  }
+  CUHIP_INFO("compiling %s for the CPU backend", M.DisplayName.c_str());
   ptx::DiagnosticEngine Diags(M.DisplayName);
   std::optional<ptx::Module> Parsed = ptx::parseModule(M.PtxText, Diags);
   auto report = [&] {
@@ -437,22 +499,6 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     llvm::raw_string_ostream OS(IR);
     Lowered->IR->print(OS, nullptr);
     dumpFile(DumpDir, M.DisplayName + ".ll", OS.str());
-  }
-  if (Hip) {
-    std::string Msg;
-    if (Status S = Hip->loadModule(std::move(Ctx), std::move(*Lowered),
-                                   M.DisplayName, M.HipKernels, Msg)) {
-      CUHIP_ERROR("%s", Msg.c_str());
-      return fail(S);
-    }
-    for (Kernel *K : M.Kernels)
-      for (const HipKernel &HK : M.HipKernels)
-        if (HK.Info.Name == K->Name)
-          K->Hip = &HK;
-    M.PtxText.clear();
-    M.PtxText.shrink_to_fit();
-    M.State = Module::Loaded;
-    return cudaSuccess;
   }
   ptx::host::HostCompiler *HC = compiler();
   if (!HC) {
@@ -600,18 +646,17 @@ bool Runtime::isKernelHandle(const void *K) {
 }
 
 Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
-                       size_t SharedMem, void *Stream) {
+                       size_t SharedMem, void *Stream, bool Cooperative) {
   if (Status S = P->deviceStatus())
     return record(S);
   if (Status S = stickyError())
     return record(S);
   if (!K)
     return record(cudaErrorInvalidDeviceFunction);
-  if (!isDefaultStream(Stream)) {
-    CUHIP_ERROR("launch of '%s': streams other than the default stream are "
-                "not supported yet",
-                K->Name.c_str());
-    return record(cudaErrorInvalidResourceHandle);
+  void *HipStream = nullptr;
+  if (Status S = P->resolveStream(Stream, &HipStream)) {
+    CUHIP_ERROR("launch of '%s': %p is not a stream", K->Name.c_str(), Stream);
+    return record(S);
   }
   const DeviceInfo &D = deviceInfo(0);
   uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
@@ -660,9 +705,16 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
     std::memcpy(Params.data() + PI.Offset, Args[I], PI.Size);
   }
   std::string Msg;
+  if (Cooperative && !Hip) {
+    CUHIP_ERROR("cooperative launch of '%s': the CPU backend does not run "
+                "cooperative grids yet",
+                K->Name.c_str());
+    return record(cudaErrorNotSupported);
+  }
   auto Start = std::chrono::steady_clock::now();
   Status S = Hip ? Hip->launch(*K->Hip, Grid, Block, Params.data(),
-                               Info->ParamBufferSize, SharedMem, Msg)
+                               Info->ParamBufferSize, SharedMem, HipStream,
+                               Cooperative, Msg)
                  : P->backend().launch(*C, Grid, Block, Params.data(),
                                        SharedMem, Msg);
   double Ms = std::chrono::duration<double, std::milli>(
@@ -675,9 +727,9 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
       P->Sticky.store(S);
     return record(S);
   }
-  CUHIP_DEBUG("ran %s grid (%u,%u,%u) block (%u,%u,%u) in %.3f ms",
-              K->Name.c_str(), Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y,
-              Block.Z, Ms);
+  CUHIP_DEBUG("%s %s grid (%u,%u,%u) block (%u,%u,%u) in %.3f ms",
+              Hip ? "enqueued" : "ran", K->Name.c_str(), Grid.X, Grid.Y,
+              Grid.Z, Block.X, Block.Y, Block.Z, Ms);
   return cudaSuccess;
 }
 
@@ -771,47 +823,384 @@ bool Runtime::isDeviceRange(const void *Ptr, size_t Bytes) {
          Bytes <= It->second - (A - It->first);
 }
 
-Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
-                       CopyKind Kind) {
+/// The checks every copy makes before it is enqueued; Empty is set for a
+/// copy of 0 bytes, which succeeds without doing anything.
+static Status checkCopy(Runtime &R, void *Dst, const void *Src, size_t Bytes,
+                        CopyKind Kind, bool &Empty) {
+  Empty = false;
   int K = static_cast<int>(Kind);
   if (K < 0 || K > 4)
-    return record(cudaErrorInvalidMemcpyDirection);
-  if (Status S = P->deviceStatus())
-    return record(S);
-  if (Bytes == 0)
+    return cudaErrorInvalidMemcpyDirection;
+  if (Status S = R.deviceStatus())
+    return S;
+  if (Bytes == 0) {
+    Empty = true;
     return cudaSuccess;
+  }
   if (!Dst || !Src)
-    return record(cudaErrorInvalidValue);
-  if (Status S = stickyError())
-    return record(S);
+    return cudaErrorInvalidValue;
+  if (Status S = R.stickyError())
+    return S;
   bool DstDev = Kind == CopyKind::HostToDevice || Kind == CopyKind::DeviceToDevice;
   bool SrcDev = Kind == CopyKind::DeviceToHost || Kind == CopyKind::DeviceToDevice;
-  if ((DstDev && !isDeviceRange(Dst, Bytes)) ||
-      (SrcDev && !isDeviceRange(Src, Bytes))) {
+  bool BadDst = DstDev && !R.isDeviceRange(Dst, Bytes);
+  if (BadDst || (SrcDev && !R.isDeviceRange(Src, Bytes))) {
     CUHIP_DEBUG("cudaMemcpy: %zu bytes at %s %p are not inside one device "
                 "allocation",
-                Bytes, DstDev && !isDeviceRange(Dst, Bytes) ? "dst" : "src",
-                DstDev && !isDeviceRange(Dst, Bytes) ? Dst : Src);
-    return record(cudaErrorInvalidValue);
+                Bytes, BadDst ? "dst" : "src", BadDst ? Dst : Src);
+    return cudaErrorInvalidValue;
   }
+  return cudaSuccess;
+}
+
+/// The same for memset.
+static Status checkSet(Runtime &R, void *Ptr, size_t Bytes, bool &Empty) {
+  Empty = false;
+  if (Status S = R.deviceStatus())
+    return S;
+  if (Bytes == 0) {
+    Empty = true;
+    return cudaSuccess;
+  }
+  if (Status S = R.stickyError())
+    return S;
+  if (!Ptr || !R.isDeviceRange(Ptr, Bytes))
+    return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
+                       CopyKind Kind) {
+  bool Empty;
+  if (Status S = checkCopy(*this, Dst, Src, Bytes, Kind, Empty))
+    return record(S);
+  if (Empty)
+    return cudaSuccess;
   if (HipBackend *Hip = P->hip())
-    return record(Hip->memcpy(Dst, Src, Bytes, Kind));
+    return record(P->deviceResult(Hip->memcpy(Dst, Src, Bytes, Kind)));
+  std::memmove(Dst, Src, Bytes);
+  return cudaSuccess;
+}
+
+Status Runtime::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
+                            CopyKind Kind, void *Stream) {
+  bool Empty;
+  if (Status S = checkCopy(*this, Dst, Src, Bytes, Kind, Empty))
+    return record(S);
+  void *HipStream = nullptr;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  if (Empty)
+    return cudaSuccess;
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->memcpyAsync(Dst, Src, Bytes, Kind, HipStream));
   std::memmove(Dst, Src, Bytes);
   return cudaSuccess;
 }
 
 Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
+  bool Empty;
+  if (Status S = checkSet(*this, Ptr, Bytes, Empty))
+    return record(S);
+  if (Empty)
+    return cudaSuccess;
+  if (HipBackend *Hip = P->hip())
+    return record(P->deviceResult(Hip->memset(Ptr, Value, Bytes)));
+  std::memset(Ptr, Value, Bytes);
+  return cudaSuccess;
+}
+
+Status Runtime::memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream) {
+  bool Empty;
+  if (Status S = checkSet(*this, Ptr, Bytes, Empty))
+    return record(S);
+  void *HipStream = nullptr;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  if (Empty)
+    return cudaSuccess;
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->memsetAsync(Ptr, Value, Bytes, HipStream));
+  std::memset(Ptr, Value, Bytes);
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+Status Runtime::Impl::resolveStream(void *Handle, void **HipStream) {
+  uintptr_t V = reinterpret_cast<uintptr_t>(Handle);
+  if (isDefaultStream(Handle)) {
+    // HIP's null stream is its legacy default stream; hipStreamPerThread
+    // has cudaStreamPerThread's value, 0x2.
+    *HipStream = V == 2 ? Handle : nullptr;
+    return cudaSuccess;
+  }
+  std::lock_guard<std::mutex> G(StreamLock);
+  auto It = Streams.find(Handle);
+  if (It == Streams.end())
+    return cudaErrorInvalidResourceHandle;
+  *HipStream = It->second->Hip;
+  return cudaSuccess;
+}
+
+EventObj *Runtime::Impl::findEvent(void *Handle) {
+  std::lock_guard<std::mutex> G(StreamLock);
+  auto It = Events.find(Handle);
+  return It == Events.end() ? nullptr : It->second.get();
+}
+
+bool Runtime::isStreamHandle(void *S) {
+  void *Ignored;
+  return P->resolveStream(S, &Ignored) == cudaSuccess;
+}
+
+Status Runtime::streamPriorityRange(int *Least, int *Greatest) {
   if (Status S = P->deviceStatus())
     return record(S);
-  if (Bytes == 0)
-    return cudaSuccess;
+  int L = 0, G = 0;
+  // CUDA reports 0 for both where priorities make no difference, as on the
+  // CPU backend, whose work completes as it is enqueued.
+  if (HipBackend *Hip = P->hip())
+    if (Status S = Hip->streamPriorityRange(&L, &G))
+      return record(S);
+  if (Least)
+    *Least = L;
+  if (Greatest)
+    *Greatest = G;
+  return cudaSuccess;
+}
+
+Status Runtime::streamCreate(void **Stream, unsigned Flags, int Priority) {
+  if (!Stream || (Flags & ~StreamFlagsMask))
+    return record(cudaErrorInvalidValue);
+  *Stream = nullptr;
+  if (Status S = P->deviceStatus())
+    return record(S);
+  // Priorities outside the range are clamped to it, as CUDA does.
+  int Least = 0, Greatest = 0;
+  if (Status S = streamPriorityRange(&Least, &Greatest))
+    return S;
+  Priority = std::clamp(Priority, std::min(Least, Greatest),
+                        std::max(Least, Greatest));
+  auto Obj = std::make_unique<StreamObj>();
+  Obj->Flags = Flags;
+  Obj->Priority = Priority;
+  if (HipBackend *Hip = P->hip())
+    if (Status S = Hip->streamCreate(&Obj->Hip, Flags, Priority))
+      return record(S);
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  *Stream = Obj.get();
+  P->Streams[Obj.get()] = std::move(Obj);
+  return cudaSuccess;
+}
+
+Status Runtime::streamDestroy(void *Stream) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  std::unique_ptr<StreamObj> Obj;
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    auto It = P->Streams.find(Stream);
+    if (It == P->Streams.end())
+      return record(cudaErrorInvalidResourceHandle);
+    Obj = std::move(It->second);
+    P->Streams.erase(It);
+  }
+  // CUDA lets the stream's pending work finish after the call returns;
+  // hipStreamDestroy does the same.
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->streamDestroy(Obj->Hip));
+  return cudaSuccess;
+}
+
+Status Runtime::streamSynchronize(void *Stream) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
   if (Status S = stickyError())
     return record(S);
-  if (!Ptr || !isDeviceRange(Ptr, Bytes))
-    return record(cudaErrorInvalidValue);
   if (HipBackend *Hip = P->hip())
-    return record(Hip->memset(Ptr, Value, Bytes));
-  std::memset(Ptr, Value, Bytes);
+    return record(P->deviceResult(Hip->streamSynchronize(HipStream)));
+  return cudaSuccess;
+}
+
+Status Runtime::streamQuery(void *Stream) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  if (Status S = stickyError())
+    return record(S);
+  if (HipBackend *Hip = P->hip()) {
+    // cudaErrorNotReady is an answer, not an error: it is not recorded.
+    Status S = P->deviceResult(Hip->streamQuery(HipStream));
+    return S == cudaErrorNotReady ? S : record(S);
+  }
+  return cudaSuccess;
+}
+
+Status Runtime::streamGetFlags(void *Stream, unsigned *Flags) {
+  if (!Flags)
+    return record(cudaErrorInvalidValue);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  auto It = P->Streams.find(Stream);
+  *Flags = It == P->Streams.end() ? 0 : It->second->Flags;
+  return cudaSuccess;
+}
+
+Status Runtime::streamGetPriority(void *Stream, int *Priority) {
+  if (!Priority)
+    return record(cudaErrorInvalidValue);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  auto It = P->Streams.find(Stream);
+  *Priority = It == P->Streams.end() ? 0 : It->second->Priority;
+  return cudaSuccess;
+}
+
+Status Runtime::streamWaitEvent(void *Stream, void *Event, unsigned Flags) {
+  // cudaEventWaitDefault (0) and cudaEventWaitExternal (0x1, which only
+  // matters inside graph capture) are the flags CUDA defines.
+  if (Flags & ~1u)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  EventObj *E = P->findEvent(Event);
+  if (!E)
+    return record(cudaErrorInvalidResourceHandle);
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->streamWaitEvent(HipStream, E->Hip));
+  // Every event recorded on the CPU backend has completed already.
+  return cudaSuccess;
+}
+
+Status Runtime::streamAddHostFunc(void *Stream, void (*Fn)(void *),
+                                  void *Data) {
+  if (!Fn)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->streamAddHostFunc(HipStream, Fn, Data));
+  // The stream's earlier work is complete: the function runs now.
+  Fn(Data);
+  return cudaSuccess;
+}
+
+Status Runtime::eventCreate(void **Event, unsigned Flags) {
+  if (!Event || (Flags & ~EventFlagsMask))
+    return record(cudaErrorInvalidValue);
+  *Event = nullptr;
+  if (Status S = P->deviceStatus())
+    return record(S);
+  // CUDA requires interprocess events to be created without timing.
+  if ((Flags & 0x4) && !(Flags & EventDisableTiming))
+    return record(cudaErrorInvalidValue);
+  auto Obj = std::make_unique<EventObj>();
+  Obj->Flags = Flags;
+  if (HipBackend *Hip = P->hip())
+    if (Status S = Hip->eventCreate(&Obj->Hip, Flags))
+      return record(S);
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  *Event = Obj.get();
+  P->Events[Obj.get()] = std::move(Obj);
+  return cudaSuccess;
+}
+
+Status Runtime::eventDestroy(void *Event) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  std::unique_ptr<EventObj> Obj;
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    auto It = P->Events.find(Event);
+    if (It == P->Events.end())
+      return record(cudaErrorInvalidResourceHandle);
+    Obj = std::move(It->second);
+    P->Events.erase(It);
+  }
+  if (HipBackend *Hip = P->hip())
+    return record(Hip->eventDestroy(Obj->Hip));
+  return cudaSuccess;
+}
+
+Status Runtime::eventRecord(void *Event, void *Stream) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  EventObj *E = P->findEvent(Event);
+  if (!E)
+    return record(cudaErrorInvalidResourceHandle);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  if (HipBackend *Hip = P->hip()) {
+    if (Status S = Hip->eventRecord(E->Hip, HipStream))
+      return record(S);
+  } else {
+    E->When = std::chrono::steady_clock::now();
+  }
+  E->Recorded = true;
+  return cudaSuccess;
+}
+
+Status Runtime::eventQuery(void *Event) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  EventObj *E = P->findEvent(Event);
+  if (!E)
+    return record(cudaErrorInvalidResourceHandle);
+  if (HipBackend *Hip = P->hip()) {
+    Status S = P->deviceResult(Hip->eventQuery(E->Hip));
+    return S == cudaErrorNotReady ? S : record(S);
+  }
+  return cudaSuccess;
+}
+
+Status Runtime::eventSynchronize(void *Event) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  EventObj *E = P->findEvent(Event);
+  if (!E)
+    return record(cudaErrorInvalidResourceHandle);
+  if (HipBackend *Hip = P->hip())
+    return record(P->deviceResult(Hip->eventSynchronize(E->Hip)));
+  return cudaSuccess;
+}
+
+Status Runtime::eventElapsedTime(float *Ms, void *Start, void *End) {
+  if (!Ms)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  EventObj *A = P->findEvent(Start), *B = P->findEvent(End);
+  if (!A || !B)
+    return record(cudaErrorInvalidResourceHandle);
+  // CUDA: events without timing, and events never recorded, are invalid
+  // resource handles for this call.
+  if ((A->Flags | B->Flags) & EventDisableTiming || !A->Recorded ||
+      !B->Recorded)
+    return record(cudaErrorInvalidResourceHandle);
+  if (HipBackend *Hip = P->hip()) {
+    Status S = Hip->eventElapsedTime(Ms, A->Hip, B->Hip);
+    return S == cudaErrorNotReady ? S : record(S);
+  }
+  *Ms = std::chrono::duration<float, std::milli>(B->When - A->When).count();
   return cudaSuccess;
 }
 
@@ -857,7 +1246,7 @@ Status Runtime::synchronize() {
   if (Status S = stickyError())
     return record(S);
   if (HipBackend *Hip = P->hip())
-    return record(Hip->synchronize());
+    return record(P->deviceResult(Hip->synchronize()));
   return cudaSuccess;
 }
 

@@ -44,11 +44,11 @@ using llvm::Type;
 // One row per target. Wave64 is the only mode of CDNA, so those rows name no
 // wave feature; RDNA rows ask for wave32 explicitly.
 static const Target TargetTable[] = {
-    {"gfx90a", 64, "", "CDNA2 (Instinct MI200)"},
-    {"gfx942", 64, "", "CDNA3 (Instinct MI300)"},
-    {"gfx1030", 32, "+wavefrontsize32", "RDNA2 (Radeon RX 6000)"},
-    {"gfx1100", 32, "+wavefrontsize32", "RDNA3 (Radeon RX 7000)"},
-    {"gfx1201", 32, "+wavefrontsize32", "RDNA4 (Radeon RX 9000)"},
+    {"gfx90a", 64, "", "CDNA2 (Instinct MI200)", 64 * 1024},
+    {"gfx942", 64, "", "CDNA3 (Instinct MI300)", 64 * 1024},
+    {"gfx1030", 32, "+wavefrontsize32", "RDNA2 (Radeon RX 6000)", 64 * 1024},
+    {"gfx1100", 32, "+wavefrontsize32", "RDNA3 (Radeon RX 7000)", 64 * 1024},
+    {"gfx1201", 32, "+wavefrontsize32", "RDNA4 (Radeon RX 9000)", 64 * 1024},
 };
 
 ArrayRef<Target> targets() { return TargetTable; }

@@ -19,8 +19,10 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm {
@@ -40,6 +42,7 @@ struct Target {
   unsigned WavefrontSize;    // 32 or 64: the wave size kernels compile for
   const char *Features;      // LLVM subtarget features, e.g. "+wavefrontsize32"
   const char *Description;   // product family, for --help and docs
+  unsigned LdsBytesPerWorkgroup; // shared memory one block can use
 };
 
 /// The HSA code object version cuhip emits (see docs/amdgpu.md: version 4
@@ -77,5 +80,30 @@ llvm::Error emitObject(llvm::Module &M, llvm::TargetMachine &TM,
 /// `ld.lld -shared` (CUHIP_LD_LLD overrides the linker path).
 llvm::Error linkCodeObject(llvm::ArrayRef<char> Object,
                            llvm::SmallVectorImpl<char> &CodeObject);
+
+/// A PTX module compiled for one target: the loadable code object and the
+/// parameter layout of each kernel (what a launch packs its arguments by).
+struct CodeObject {
+  std::vector<KernelInfo> Kernels;
+  std::string Bytes;
+  bool FromCache = false; // taken from the compile cache, nothing compiled
+};
+
+/// Receives the compile cache's messages: warnings (the cache directory is
+/// unusable, so the cache is off) and debug lines (hits, misses, stores).
+using CodeObjectCacheLogger = std::function<void(bool Warning, const std::string &)>;
+
+/// Parses, lowers and compiles the PTX text Ptx (named Name in messages) for
+/// T and links the code object. With a non-empty CacheDir the code object is
+/// looked up in, and stored to, the on-disk compile cache the host target
+/// uses too (ptx_frontend/lib/host/CompileCache.h), keyed by the PTX text,
+/// the target, its features, the code object version and the compiler's own
+/// identity, so a second run of a program compiles nothing. The error of a
+/// module that does not compile lists every diagnostic, one per line, with
+/// its PTX location; such modules are never cached.
+llvm::Expected<CodeObject> compilePtx(std::string_view Ptx,
+                                      const std::string &Name, const Target &T,
+                                      const std::string &CacheDir,
+                                      CodeObjectCacheLogger Log = nullptr);
 
 } // namespace cuhip::ptx::amdgpu

@@ -55,6 +55,12 @@ struct DeviceInfo {
   int L2CacheSize = 0;
   int RegsPerBlock = 65536;
   int ClockRateKHz = 0;
+  int MemoryClockRateKHz = 0;     // 0: the CPU backend's nominal value
+  int MemoryBusWidth = 64;
+  bool Integrated = true;         // device memory is host memory
+  int AsyncEngineCount = 0;       // copy engines that overlap kernels
+  bool ConcurrentKernels = false; // kernels of several streams at once
+  bool CooperativeLaunch = false; // cudaLaunchCooperativeKernel works
 };
 
 struct Kernel;   // a registered __global__ function
@@ -87,16 +93,50 @@ public:
   Kernel *kernelForHostFunction(const void *HostFun);
   /// Is K a kernel handle this runtime handed out?
   bool isKernelHandle(const void *K);
+  /// Launches K on Stream. Cooperative launches (cudaLaunchCooperative-
+  /// Kernel) need all blocks resident at once; a backend that cannot
+  /// promise that refuses them.
   Status launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
-                size_t SharedMem, void *Stream);
+                size_t SharedMem, void *Stream, bool Cooperative = false);
 
   // --- memory ----------------------------------------------------------------
   Status malloc(void **Ptr, size_t Bytes);
   Status free(void *Ptr);
   Status memcpy(void *Dst, const void *Src, size_t Bytes, CopyKind Kind);
   Status memset(void *Ptr, int Value, size_t Bytes);
+  Status memcpyAsync(void *Dst, const void *Src, size_t Bytes, CopyKind Kind,
+                     void *Stream);
+  Status memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream);
   /// Is [Ptr, Ptr+Bytes) inside one live allocation?
   bool isDeviceRange(const void *Ptr, size_t Bytes);
+
+  // --- streams and events ----------------------------------------------------
+  // Stream arguments are cudaStream_t values: nullptr and cudaStreamLegacy
+  // (0x1) name the legacy default stream, cudaStreamPerThread (0x2) the
+  // calling thread's default stream, anything else must be a stream
+  // streamCreate returned and streamDestroy did not destroy yet
+  // (cudaErrorInvalidResourceHandle otherwise). Events likewise. On the CPU
+  // backend every operation is complete when the call that enqueues it
+  // returns, which CUDA's stream semantics allow; the HIP backend uses HIP's
+  // streams and events, so there work is asynchronous.
+  Status streamCreate(void **Stream, unsigned Flags, int Priority);
+  Status streamDestroy(void *Stream);
+  Status streamSynchronize(void *Stream);
+  Status streamQuery(void *Stream);
+  Status streamGetFlags(void *Stream, unsigned *Flags);
+  Status streamGetPriority(void *Stream, int *Priority);
+  Status streamWaitEvent(void *Stream, void *Event, unsigned Flags);
+  /// Runs Fn(Data) after the stream's earlier work (cudaLaunchHostFunc).
+  Status streamAddHostFunc(void *Stream, void (*Fn)(void *), void *Data);
+  Status streamPriorityRange(int *Least, int *Greatest);
+  /// Is S a stream handle (a default stream or a live created stream)?
+  bool isStreamHandle(void *S);
+  Status eventCreate(void **Event, unsigned Flags);
+  Status eventDestroy(void *Event);
+  Status eventRecord(void *Event, void *Stream);
+  Status eventQuery(void *Event);
+  Status eventSynchronize(void *Event);
+  Status eventElapsedTime(float *Ms, void *Start, void *End);
 
   // --- devices ---------------------------------------------------------------
   /// Devices of the selected backend: 1, or 0 when CUHIP_BACKEND=hip found

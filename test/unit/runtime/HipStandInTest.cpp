@@ -1,0 +1,282 @@
+//===- HipStandInTest.cpp - The HIP backend against a recording stand-in --===//
+//
+// What the HIP backend does once HIP reports a device, checked against the
+// stand-in libamdhip64 of StandInHip.cpp (there is no AMD GPU here): which
+// HIP calls each core operation makes and with what arguments, the device
+// properties it reports, code objects that are real AMDGPU ELF files with
+// the kernels' descriptors, the kernarg buffer of a launch byte for byte,
+// stream and event handles, error translation and sticky faults, cooperative
+// launches with and without the entry point, and the code-object compile
+// cache across processes. Each case runs in a child process, since the
+// backend is chosen once per process. Nothing here runs a kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "cuhip/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+
+using namespace cuhip::rt;
+
+namespace {
+
+// out[i] = a * out[i] for i < n.
+const char *ScalePtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry scale(.param .u64 out, .param .u32 n, .param .f32 a)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  ld.param.f32 %f1, [a];
+  mov.u32 %r2, %tid.x;
+  setp.ge.u32 %p1, %r2, %r1;
+  @%p1 bra DONE;
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  ld.global.f32 %f2, [%rd2];
+  mul.f32 %f2, %f2, %f1;
+  st.global.f32 [%rd2], %f2;
+DONE:
+  ret;
+}
+)";
+
+std::string standInLog(const char *Library) {
+  void *H = dlopen(Library, RTLD_NOW | RTLD_NOLOAD);
+  if (!H)
+    return "";
+  auto Fn = reinterpret_cast<const char *(*)()>(dlsym(H, "standInHipLog"));
+  return Fn ? Fn() : "";
+}
+
+bool logHas(const char *Library, const std::string &Line) {
+  std::string Log = standInLog(Library);
+  bool Found = Log.find(Line) != std::string::npos;
+  if (!Found)
+    std::fprintf(stderr, "missing in the HIP call log: %s\nlog:\n%s\n",
+                 Line.c_str(), Log.c_str());
+  return Found;
+}
+
+std::string hexBytes(const void *P, size_t N) {
+  std::string S;
+  char B[4];
+  for (size_t I = 0; I < N; ++I) {
+    std::snprintf(B, sizeof(B), "%02x", static_cast<const uint8_t *>(P)[I]);
+    S += B;
+  }
+  return S;
+}
+
+void setEnvironment(const char *Library, const std::string &CacheDir) {
+  setenv("CUHIP_BACKEND", "hip", 1);
+  setenv("CUHIP_HIP_LIBRARY", Library, 1);
+  setenv("CUHIP_CACHE_DIR", CacheDir.c_str(), 1);
+  setenv("CUHIP_LOG", "info", 1);
+}
+
+/// Loads ScalePtx and returns its kernel, or null.
+Kernel *loadScale() {
+  Runtime &R = Runtime::get();
+  Module *M = nullptr;
+  Kernel *K = nullptr;
+  if (R.loadModuleData(ScalePtx, 0, "scale.ptx", &M) != cudaSuccess ||
+      R.moduleGetFunction(M, "scale", &K) != cudaSuccess)
+    return nullptr;
+  return K;
+}
+
+/// Device properties, module loading, a launch on a created stream, copies,
+/// events and host functions. Returns a bit per failed check.
+int checkOperations(const char *Lib) {
+  Runtime &R = Runtime::get();
+  int Failed = 0;
+  const DeviceInfo &D = R.deviceInfo(0);
+  if (R.deviceCount() != 1 || D.Name != "Stand-in Instinct (gfx942)" ||
+      D.WarpSize != 32 || D.MultiProcessorCount != 304 ||
+      D.SharedMemPerBlock != 65536 || D.SharedMemPerBlockOptin != 65536 ||
+      D.ClockRateKHz != 2100000 || D.L2CacheSize != (4 << 20) ||
+      D.TotalGlobalMem != (size_t(192) << 30) || D.Integrated ||
+      !D.ConcurrentKernels || D.AsyncEngineCount != 2 ||
+      D.MemoryBusWidth != 8192 || D.MaxThreadsPerBlock != 1024 ||
+      // No hipModuleLaunchCooperativeKernel in this library.
+      D.CooperativeLaunch)
+    Failed |= 1 << 0;
+  Kernel *K = loadScale();
+  if (!K || !logHas(Lib, "hipModuleGetFunction scale"))
+    Failed |= 1 << 1;
+  void *Buf = nullptr;
+  if (R.malloc(&Buf, 256) != cudaSuccess || !logHas(Lib, "hipMalloc 256"))
+    Failed |= 1 << 2;
+  // Priorities are clamped to HIP's range [0, -1].
+  void *S = nullptr;
+  int Priority = 0;
+  if (R.streamCreate(&S, 1, -5) != cudaSuccess ||
+      R.streamGetPriority(S, &Priority) != cudaSuccess || Priority != -1 ||
+      !logHas(Lib, "hipStreamCreateWithPriority 0x5010 flags 1 priority -1"))
+    Failed |= 1 << 3;
+  // The kernarg buffer is the PTX parameter buffer: out at 0, n at 8, a at
+  // 12, 16 bytes in all.
+  uint32_t N = 7;
+  float A = 2.0f;
+  void *Args[] = {&Buf, &N, &A};
+  uint8_t Expect[16] = {};
+  std::memcpy(Expect, &Buf, 8);
+  std::memcpy(Expect + 8, &N, 4);
+  std::memcpy(Expect + 12, &A, 4);
+  if (K && (R.launch(K, Dim3{2, 1, 1}, Dim3{64, 1, 1}, Args, 128, S) !=
+                cudaSuccess ||
+            !logHas(Lib, "hipModuleLaunchKernel scale grid 2,1,1 block "
+                         "64,1,1 shared 128 stream 0x5010 params " +
+                             hexBytes(Expect, 16))))
+    Failed |= 1 << 4;
+  // Default streams: the legacy one is HIP's null stream, the per-thread
+  // one keeps its value 0x2.
+  float Host[4] = {1, 2, 3, 4};
+  if (R.memcpyAsync(Buf, Host, 16, CopyKind::HostToDevice, nullptr) !=
+          cudaSuccess ||
+      !logHas(Lib, "hipMemcpyAsync 16 kind 1 stream (nil)") ||
+      R.memsetAsync(Buf, 0, 8, reinterpret_cast<void *>(2)) != cudaSuccess ||
+      !logHas(Lib, "hipMemsetAsync 8 value 0 stream 0x2"))
+    Failed |= 1 << 5;
+  // Events map to HIP events; the elapsed time is HIP's.
+  void *E1 = nullptr, *E2 = nullptr;
+  float Ms = 0;
+  if (R.eventCreate(&E1, 0) != cudaSuccess ||
+      R.eventCreate(&E2, 1) != cudaSuccess ||
+      R.eventRecord(E1, S) != cudaSuccess ||
+      R.eventRecord(E2, S) != cudaSuccess ||
+      R.streamWaitEvent(nullptr, E2, 0) != cudaSuccess ||
+      R.eventElapsedTime(&Ms, E1, E2) != cudaSuccess || Ms != 1.5f ||
+      !logHas(Lib, "hipEventCreateWithFlags 0x9020 flags 1") ||
+      !logHas(Lib, "hipEventRecord 0x9010 stream 0x5010") ||
+      !logHas(Lib, "hipStreamWaitEvent (nil) 0x9020 0"))
+    Failed |= 1 << 6;
+  // A query that finds work pending answers cudaErrorNotReady without
+  // making it the last error.
+  if (R.streamQuery(S) != cudaErrorNotReady ||
+      R.getLastError() != cudaSuccess)
+    Failed |= 1 << 7;
+  static int Ran = 0;
+  if (R.streamAddHostFunc(S, [](void *P) { *static_cast<int *>(P) += 1; },
+                          &Ran) != cudaSuccess ||
+      Ran != 1 || !logHas(Lib, "hipStreamAddCallback 0x5010 flags 0"))
+    Failed |= 1 << 8;
+  // Without the cooperative entry point (ROCm 5) a cooperative launch is
+  // refused, not run as an ordinary one.
+  if (K && R.launch(K, Dim3{1, 1, 1}, Dim3{32, 1, 1}, Args, 0, nullptr,
+                    /*Cooperative=*/true) != cudaErrorNotSupported)
+    Failed |= 1 << 9;
+  if (R.streamDestroy(S) != cudaSuccess ||
+      !logHas(Lib, "hipStreamDestroy 0x5010") ||
+      R.streamSynchronize(S) != cudaErrorInvalidResourceHandle ||
+      R.eventDestroy(E1) != cudaSuccess || R.eventDestroy(E2) != cudaSuccess)
+    Failed |= 1 << 10;
+  R.getLastError();
+  // A kernel fault HIP reports at a synchronisation is sticky.
+  setenv("STANDIN_HIP_SYNC_ERROR", "700", 1);
+  void *Other = nullptr;
+  if (R.synchronize() != cudaErrorIllegalAddress ||
+      R.stickyError() != cudaErrorIllegalAddress ||
+      R.malloc(&Other, 16) != cudaErrorIllegalAddress)
+    Failed |= 1 << 11;
+  return Failed;
+}
+
+/// A cooperative launch where HIP has hipModuleLaunchCooperativeKernel:
+/// one pointer per argument, into the packed buffer.
+int checkCooperative(const char *Lib) {
+  Runtime &R = Runtime::get();
+  Kernel *K = loadScale();
+  if (!K)
+    return 1;
+  if (!R.deviceInfo(0).CooperativeLaunch)
+    return 2;
+  void *Buf = reinterpret_cast<void *>(uintptr_t(0x1122334455667788));
+  uint32_t N = 7;
+  float A = 2.0f;
+  void *Args[] = {&Buf, &N, &A};
+  uint8_t Second[8] = {};
+  std::memcpy(Second, &N, 4);
+  std::memcpy(Second + 4, &A, 4);
+  if (R.launch(K, Dim3{4, 1, 1}, Dim3{128, 1, 1}, Args, 0, nullptr,
+               /*Cooperative=*/true) != cudaSuccess)
+    return 4;
+  if (!logHas(Lib, "hipModuleLaunchCooperativeKernel scale grid 4,1,1 block "
+                   "128,1,1 shared 0 stream (nil) args " +
+                       hexBytes(&Buf, 8) + " " + hexBytes(Second, 8)))
+    return 8;
+  return 0;
+}
+
+class HipStandInTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    // A "threadsafe" death test re-runs SetUp in each child: the children
+    // find the parent's directory in the environment and share it.
+    if (const char *D = std::getenv("STANDIN_HIP_CACHE_DIR")) {
+      CacheDir = D;
+      return;
+    }
+    char Template[] = "/tmp/cuhip-hip-cache-XXXXXX";
+    ASSERT_NE(mkdtemp(Template), nullptr);
+    CacheDir = Template;
+    setenv("STANDIN_HIP_CACHE_DIR", Template, 1);
+  }
+  void TearDown() override {
+    unsetenv("STANDIN_HIP_CACHE_DIR");
+    std::string Cmd = "rm -rf '" + CacheDir + "'";
+    ASSERT_EQ(std::system(Cmd.c_str()), 0);
+  }
+  std::string CacheDir;
+};
+
+TEST_F(HipStandInTest, CoreOperationsMapOntoHip) {
+  EXPECT_EXIT(
+      {
+        setEnvironment(STANDIN_HIP_PATH, CacheDir);
+        std::exit(checkOperations(STANDIN_HIP_PATH));
+      },
+      ::testing::ExitedWithCode(0),
+      "cuhip: info: running kernels on Stand-in Instinct \\(gfx942\\)"
+      "[^\n]*\n(.*\n)*cuhip: info: compiling scale.ptx for gfx942"
+      "(.*\n)*cuhip: error: cooperative launch of 'scale': [^\n]* has no "
+      "hipModuleLaunchCooperativeKernel");
+}
+
+TEST_F(HipStandInTest, CooperativeLaunchPassesArgumentPointers) {
+  EXPECT_EXIT(
+      {
+        setEnvironment(STANDIN_HIP_COOPERATIVE_PATH, CacheDir);
+        std::exit(checkCooperative(STANDIN_HIP_COOPERATIVE_PATH));
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(HipStandInTest, SecondProcessTakesCodeObjectFromCache) {
+  auto run = [&] {
+    setEnvironment(STANDIN_HIP_PATH, CacheDir);
+    std::exit(loadScale() ? 0 : 1);
+  };
+  EXPECT_EXIT(run(), ::testing::ExitedWithCode(0),
+              "compiling scale.ptx for gfx942");
+  EXPECT_EXIT(run(), ::testing::ExitedWithCode(0),
+              "scale.ptx: code object for gfx942 loaded from the compile "
+              "cache");
+}
+
+} // namespace

@@ -46,6 +46,7 @@
 #include "../Pipelines.h"
 
 #include "AmdgpuMath.h"
+#include "LowerAmdgpuAtomic128.h"
 #include "LowerAmdgpuWarp.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -561,6 +562,7 @@ Error AmdgpuLowering::run() {
       F = rewriteKernel(*F, *KernelOf[F]);
     lowerCalls(*F);
     remapScopes(*F);
+    lowerAtomics128(*F); // LowerAmdgpuAtomic128.cpp
     moveAllocasToPrivate(*F);
   }
   // The NVVM declarations whose calls were all replaced.

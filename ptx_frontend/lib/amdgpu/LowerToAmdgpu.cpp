@@ -26,7 +26,10 @@
 //    bar.warp.sync) on the 32-lane warp: LowerAmdgpuWarp.cpp.
 //  * bar.sync 0 / barrier.sync.aligned 0 for the whole CTA: a workgroup
 //    release fence, s_barrier, a workgroup acquire fence (the memory
-//    ordering PTX gives a CTA barrier).
+//    ordering PTX gives a CTA barrier). The other barriers (numbered,
+//    counted, bar.arrive, bar.red): LowerAmdgpuBarrier.cpp.
+//  * %dynamic_smem_size/%total_smem_size: a hidden i32 kernel argument
+//    after the PTX parameters (AmdgpuTarget.h states the launcher's part).
 //  * Scopes: the neutral IR's syncscope("block") (.cta) becomes
 //    "workgroup"; system scope (.gpu/.sys, which the neutral IR merges)
 //    stays system, which is at least as strong.
@@ -37,7 +40,7 @@
 //
 // sin/cos/exp2/log2/tanh become ocml calls linked from the ROCm device
 // libraries (AmdgpuMath.cpp). Anything else that targets must implement
-// (matrix instructions, other barriers, device-library calls, ...)
+// (matrix instructions, device-library calls, ...)
 // is rejected with an error that names the construct,
 // so no kernel is ever compiled with a guessed meaning.
 //

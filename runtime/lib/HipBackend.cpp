@@ -21,6 +21,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -525,6 +526,18 @@ Status HipBackend::launch(const HipKernel &K, Dim3 Grid, Dim3 Block,
                           const void *Params, size_t ParamBytes,
                           size_t DynamicShared, void *Stream, bool Cooperative,
                           std::string &Message) {
+  // A kernel that reads %dynamic_smem_size takes the dynamic shared size as
+  // a u32 kernel argument after the PTX parameters (AmdgpuTarget.h).
+  std::vector<char> WithSize;
+  if (K.Info.DynamicSharedSizeArgOffset >= 0) {
+    size_t Off = size_t(K.Info.DynamicSharedSizeArgOffset);
+    WithSize.assign(Off + 4, 0);
+    std::memcpy(WithSize.data(), Params, std::min(ParamBytes, Off));
+    uint32_t Size = uint32_t(DynamicShared);
+    std::memcpy(WithSize.data() + Off, &Size, 4);
+    Params = WithSize.data();
+    ParamBytes = WithSize.size();
+  }
   int E;
   if (Cooperative) {
     if (!Hip->ModuleLaunchCooperativeKernel) {
@@ -539,6 +552,9 @@ Status HipBackend::launch(const HipKernel &K, Dim3 Grid, Dim3 Block,
     for (const ptx::KernelParamInfo &P : K.Info.Params)
       Args.push_back(const_cast<char *>(static_cast<const char *>(Params)) +
                      P.Offset);
+    if (K.Info.DynamicSharedSizeArgOffset >= 0)
+      Args.push_back(const_cast<char *>(static_cast<const char *>(Params)) +
+                     K.Info.DynamicSharedSizeArgOffset);
     E = Hip->ModuleLaunchCooperativeKernel(
         K.Function, Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y, Block.Z,
         unsigned(DynamicShared), Stream, Args.empty() ? nullptr : Args.data());

@@ -86,6 +86,12 @@ Expected<CodeObject> compilePtx(std::string_view Ptx, const std::string &Name,
     return createStringError(inconvertibleErrorCode(),
                              Name + ": --arch " + T.Name + ": " +
                                  toString(std::move(E)));
+  // Kernels that read the dynamic shared size take it as an extra kernel
+  // argument the launch must fill.
+  for (KernelInfo &KI : Lowered->Kernels)
+    if (std::optional<uint32_t> Off =
+            dynamicSharedSizeArgOffset(*Lowered->IR, KI.Name))
+      KI.DynamicSharedSizeArgOffset = static_cast<int32_t>(*Off);
   SmallVector<char, 0> Object, Linked;
   if (Error E = emitObject(*Lowered->IR, **TM, Object))
     return createStringError(inconvertibleErrorCode(),

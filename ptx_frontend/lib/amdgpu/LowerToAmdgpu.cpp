@@ -26,7 +26,10 @@
 //    bar.warp.sync) on the 32-lane warp: LowerAmdgpuWarp.cpp.
 //  * bar.sync 0 / barrier.sync.aligned 0 for the whole CTA: a workgroup
 //    release fence, s_barrier, a workgroup acquire fence (the memory
-//    ordering PTX gives a CTA barrier).
+//    ordering PTX gives a CTA barrier). The other barriers (numbered,
+//    counted, bar.arrive, bar.red): LowerAmdgpuBarrier.cpp.
+//  * %dynamic_smem_size/%total_smem_size: a hidden i32 kernel argument
+//    after the PTX parameters (AmdgpuTarget.h states the launcher's part).
 //  * Scopes: the neutral IR's syncscope("block") (.cta) becomes
 //    "workgroup"; system scope (.gpu/.sys, which the neutral IR merges)
 //    stays system, which is at least as strong.
@@ -37,7 +40,7 @@
 //
 // sin/cos/exp2/log2/tanh become ocml calls linked from the ROCm device
 // libraries (AmdgpuMath.cpp). Anything else that targets must implement
-// (matrix instructions, other barriers, device-library calls, ...)
+// (matrix instructions, device-library calls, ...)
 // is rejected with an error that names the construct,
 // so no kernel is ever compiled with a guessed meaning.
 //
@@ -47,10 +50,12 @@
 
 #include "AmdgpuMath.h"
 #include "LowerAmdgpuAtomic128.h"
+#include "LowerAmdgpuBarrier.h"
 #include "LowerAmdgpuWarp.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Constants.h"
@@ -191,6 +196,44 @@ bool isExactGenericIntrinsic(Intrinsic::ID ID) {
   }
 }
 
+/// The static shared size the CPU backend gives %total_smem_size for
+/// Kernel: the .shared variables it or any function it calls uses, laid out
+/// in module order at their alignments (FlattenAddressSpaces.cpp), without
+/// the dynamic array. What the AMDGPU backend allocates (it may order the
+/// variables differently, and adds cuhip's own LDS) is not the program's.
+uint32_t ptxStaticSharedBytes(Function &Kernel) {
+  SmallPtrSet<const Function *, 8> Reached{&Kernel};
+  SmallVector<const Function *, 8> Work{&Kernel};
+  while (!Work.empty())
+    for (const Instruction &I : instructions(*Work.pop_back_val()))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = CB->getCalledFunction())
+          if (!Callee->isDeclaration() && Reached.insert(Callee).second)
+            Work.push_back(Callee);
+  const DataLayout &DL = Kernel.getParent()->getDataLayout();
+  uint64_t Size = 0;
+  for (GlobalVariable &GV : Kernel.getParent()->globals()) {
+    if (GV.getAddressSpace() != 3 || GV.hasMetadata("cuhip.dynamic_shared"))
+      continue;
+    SmallVector<const User *, 8> Users(GV.users());
+    SmallPtrSet<const User *, 8> Seen;
+    bool Used = false;
+    while (!Users.empty() && !Used) {
+      const User *U = Users.pop_back_val();
+      if (!Seen.insert(U).second)
+        continue;
+      if (auto *I = dyn_cast<Instruction>(U))
+        Used = Reached.count(I->getFunction());
+      else
+        Users.append(U->user_begin(), U->user_end());
+    }
+    if (Used)
+      Size = alignTo(Size, GV.getAlign().valueOrOne()) +
+             DL.getTypeAllocSize(GV.getValueType());
+  }
+  return uint32_t(Size);
+}
+
 class AmdgpuLowering {
 public:
   AmdgpuLowering(Module &M, const std::vector<KernelInfo> &Kernels,
@@ -223,13 +266,27 @@ Function *AmdgpuLowering::rewriteKernel(Function &Old, const KernelInfo &KI) {
   // One explicit argument per PTX parameter, in order, with its exact size
   // and alignment, so the backend's kernarg offsets equal the PTX offsets.
   SmallVector<Type *, 8> ArgTys;
+  // %dynamic_smem_size and %total_smem_size need the launch's dynamic
+  // shared size, which nothing the hardware provides gives exactly (the
+  // dispatch packet's group_segment_size may be rounded up): kernels that
+  // read them get it as one more i32 argument after the PTX parameters.
+  SmallVector<CallBase *, 4> SharedSizeReads;
+  for (Instruction &I : instructions(Old))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (II->getIntrinsicID() ==
+              Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size ||
+          II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_total_smem_size)
+        SharedSizeReads.push_back(II);
   for (const KernelParamInfo &P : KI.Params) {
     bool Scalar = P.Size == P.Align &&
                   (P.Size == 1 || P.Size == 2 || P.Size == 4 || P.Size == 8);
     ArgTys.push_back(Scalar ? static_cast<Type *>(Type::getIntNTy(Ctx, 8 * P.Size))
                             : PointerType::get(Ctx, ConstantAS));
   }
+  if (!SharedSizeReads.empty())
+    ArgTys.push_back(Type::getInt32Ty(Ctx));
   auto *FTy = FunctionType::get(Type::getVoidTy(Ctx), ArgTys, false);
+  uint32_t StaticShared = SharedSizeReads.empty() ? 0 : ptxStaticSharedBytes(Old);
   std::string Name = Old.getName().str();
   Old.setName(Name + ".neutral");
   Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, Name, M);
@@ -257,6 +314,12 @@ Function *AmdgpuLowering::rewriteKernel(Function &Old, const KernelInfo &KI) {
                        std::to_string(P.Offset));
     End = Off + P.Size;
   }
+  if (!SharedSizeReads.empty()) {
+    // The backend puts the i32 at the next multiple of 4, as computed here.
+    F->getArg(KI.Params.size())->setName("cuhip.dynamic.shared.size");
+    F->addFnAttr(DynamicSharedSizeOffsetAttr,
+                 std::to_string(alignTo(End, Align(4))));
+  }
   // The maximum workgroup size the backend must allow: .reqntid fixes it,
   // .maxntid bounds it, CUDA's limit of 1024 otherwise.
   auto product = [](const unsigned N[3]) {
@@ -282,6 +345,17 @@ Function *AmdgpuLowering::rewriteKernel(Function &Old, const KernelInfo &KI) {
   Value *Params = B.CreateAddrSpaceCast(Seg, PointerType::get(Ctx, 0), "params");
   Old.getArg(0)->replaceAllUsesWith(Params);
   Old.eraseFromParent();
+  for (CallBase *CB : SharedSizeReads) {
+    // %total_smem_size as on the CPU backend: the PTX static shared size
+    // plus the dynamic size.
+    Value *Dynamic = F->getArg(KI.Params.size());
+    B.SetInsertPoint(CB);
+    Value *V = CB->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size
+                   ? Dynamic
+                   : B.CreateAdd(Dynamic, B.getInt32(StaticShared));
+    CB->replaceAllUsesWith(V);
+    CB->eraseFromParent();
+  }
   return F;
 }
 
@@ -447,6 +521,8 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       continue; // LowerAmdgpuWarp.cpp
     if (lowerMathCall(*CB))
       continue; // sin/cos/exp2/log2/tanh through ocml: AmdgpuMath.cpp
+    if (lowerCtaBarrier(*CB, T))
+      continue; // numbered, counted and reducing barriers: LowerAmdgpuBarrier.cpp
     IRBuilder<> B(CB);
     if (Name.starts_with("llvm.nvvm.read.ptx.sreg.")) {
       bool Known = false;
@@ -455,8 +531,14 @@ void AmdgpuLowering::lowerCalls(Function &F) {
         CB->eraseFromParent();
         continue;
       }
+      // rewriteKernel replaced these in kernels; a .func has no argument
+      // to read them from.
+      bool SharedSize =
+          ID == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size ||
+          ID == Intrinsic::nvvm_read_ptx_sreg_total_smem_size;
       report("special register %" +
-             Name.drop_front(strlen("llvm.nvvm.read.ptx.sreg.")));
+             Name.drop_front(strlen("llvm.nvvm.read.ptx.sreg.")) +
+             (SharedSize ? " outside a kernel (in a .func)" : ""));
       continue;
     }
     if (ID == Intrinsic::trap || ID == Intrinsic::debugtrap)
@@ -475,9 +557,8 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       continue;
     }
     if (ID == Intrinsic::nvvm_barrier_cta_sync_aligned_all) {
-      // bar.sync 0 for the whole CTA. Other barrier numbers stay reported:
-      // the hardware has one workgroup barrier, which is only equivalent
-      // when no other named barrier can be in use at the same time.
+      // bar.sync 0 for the whole CTA; the other barriers are
+      // LowerAmdgpuBarrier.cpp's.
       auto *Id = dyn_cast<ConstantInt>(CB->getArgOperand(0));
       if (Id && Id->isZero()) {
         SyncScope::ID WG = Ctx.getOrInsertSyncScopeID("workgroup");
@@ -565,6 +646,7 @@ Error AmdgpuLowering::run() {
     lowerAtomics128(*F); // LowerAmdgpuAtomic128.cpp
     moveAllocasToPrivate(*F);
   }
+  initCtaBarrierState(M);
   // The NVVM declarations whose calls were all replaced.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() &&
@@ -597,6 +679,19 @@ Error AmdgpuLowering::run() {
 }
 
 } // namespace
+
+std::optional<uint32_t> dynamicSharedSizeArgOffset(const Module &M,
+                                                   StringRef Kernel) {
+  const Function *F = M.getFunction(Kernel);
+  if (!F || !F->hasFnAttribute(DynamicSharedSizeOffsetAttr))
+    return std::nullopt;
+  uint32_t Offset = 0;
+  if (F->getFnAttribute(DynamicSharedSizeOffsetAttr)
+          .getValueAsString()
+          .getAsInteger(10, Offset))
+    return std::nullopt;
+  return Offset;
+}
 
 Error lowerToAmdgpu(Module &M, const std::vector<KernelInfo> &Kernels,
                     const Target &T, TargetMachine &TM, bool Optimize) {

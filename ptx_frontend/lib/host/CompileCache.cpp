@@ -155,6 +155,7 @@ std::string serializeCompileCacheEntry(const CompileCacheEntry &E) {
       W.u32(I.ReqNTid[D]);
     for (unsigned D = 0; D < 3; ++D)
       W.u32(I.MaxNTid[D]);
+    W.u32(static_cast<uint32_t>(I.DynamicSharedSizeArgOffset));
     const HostKernelLayout &L = K.Layout;
     W.str(L.KernelName);
     W.str(L.BlockFunctionName);
@@ -221,6 +222,7 @@ std::optional<CompileCacheEntry> parseCompileCacheEntry(StringRef Data,
       I.ReqNTid[D] = R.u32();
     for (unsigned D = 0; D < 3; ++D)
       I.MaxNTid[D] = R.u32();
+    I.DynamicSharedSizeArgOffset = static_cast<int32_t>(R.u32());
     HostKernelLayout &L = K.Layout;
     L.KernelName = R.str();
     L.BlockFunctionName = R.str();

@@ -52,6 +52,16 @@ const char *ScalePtx = R"(.version 9.0
 DONE:
   ret;
 }
+.visible .entry sizes(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %dynamic_smem_size;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
 )";
 
 std::string standInLog(const char *Library) {
@@ -170,6 +180,23 @@ int checkOperations(const char *Lib) {
   if (R.streamQuery(S) != cudaErrorNotReady ||
       R.getLastError() != cudaSuccess)
     Failed |= 1 << 7;
+  // A kernel that reads %dynamic_smem_size gets the launch's dynamic size
+  // as a u32 after its parameters: here at offset 8, 12 bytes in all.
+  Module *SM = nullptr;
+  Kernel *Sizes = nullptr;
+  uint8_t SizesArgs[12] = {};
+  uint32_t Dyn = 96;
+  std::memcpy(SizesArgs, &Buf, 8);
+  std::memcpy(SizesArgs + 8, &Dyn, 4);
+  void *SArgs[] = {&Buf};
+  if (R.loadModuleData(ScalePtx, 0, "sizes.ptx", &SM) != cudaSuccess ||
+      R.moduleGetFunction(SM, "sizes", &Sizes) != cudaSuccess ||
+      R.launch(Sizes, Dim3{1, 1, 1}, Dim3{32, 1, 1}, SArgs, Dyn, nullptr) !=
+          cudaSuccess ||
+      !logHas(Lib, "hipModuleLaunchKernel sizes grid 1,1,1 block 32,1,1 "
+                   "shared 96 stream (nil) params " +
+                       hexBytes(SizesArgs, 12)))
+    Failed |= 1 << 12;
   static int Ran = 0;
   if (R.streamAddHostFunc(S, [](void *P) { *static_cast<int *>(P) += 1; },
                           &Ran) != cudaSuccess ||

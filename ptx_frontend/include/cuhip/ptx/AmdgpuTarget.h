@@ -19,8 +19,10 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +70,25 @@ createTargetMachine(const Target &T);
 llvm::Error lowerToAmdgpu(llvm::Module &M, const std::vector<KernelInfo> &Kernels,
                           const Target &T, llvm::TargetMachine &TM,
                           bool Optimize = true);
+
+/// The launch's dynamic shared memory size as a hidden kernel argument.
+/// A kernel that reads %dynamic_smem_size or %total_smem_size has one more
+/// explicit kernel argument than its PTX parameters: an i32 at the first
+/// multiple of 4 after the end of the last PTX parameter (at 0 if there is
+/// none), which the launcher must fill with the dynamic shared size in
+/// bytes (the same value it passes as the launch's dynamic LDS size). The
+/// kernarg buffer is then the PTX parameter buffer, zero padding up to that
+/// offset and the u32, and its size offset + 4 (the code object's
+/// .kernarg_segment_size). Other kernels have no extra argument and take the
+/// PTX buffer as it is. The lowered kernel function carries the offset as
+/// the string attribute DynamicSharedSizeOffsetAttr.
+inline constexpr const char DynamicSharedSizeOffsetAttr[] =
+    "cuhip-dynamic-shared-size-offset";
+
+/// For a module lowerToAmdgpu produced, the kernarg offset of Kernel's
+/// dynamic-shared-size argument, or nullopt if it has none.
+std::optional<uint32_t> dynamicSharedSizeArgOffset(const llvm::Module &M,
+                                                   llvm::StringRef Kernel);
 
 /// Machine code for a module lowerToAmdgpu produced: the assembly text, or a
 /// relocatable ELF object (not loadable on its own; see linkCodeObject).

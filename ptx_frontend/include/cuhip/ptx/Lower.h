@@ -61,6 +61,10 @@ struct KernelInfo {
   bool UsesDynamicShared = false;
   unsigned ReqNTid[3] = {0, 0, 0};
   unsigned MaxNTid[3] = {0, 0, 0};
+  /// AMDGPU code objects only: the kernarg offset where a launch writes the
+  /// dynamic shared size (a u32 after the PTX parameters, for kernels that
+  /// read %dynamic_smem_size; see AmdgpuTarget.h), or -1 if there is none.
+  int32_t DynamicSharedSizeArgOffset = -1;
 };
 
 struct LoweredModule {

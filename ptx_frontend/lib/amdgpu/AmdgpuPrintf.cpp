@@ -368,7 +368,7 @@ Expected<PrintfFormat> parsePrintfFormat(StringRef Fmt) {
     case 's':
       if (!Length.empty())
         return formatError("conversion '" + spec() +
-                           "' (a wide string) is not supported");
+                           "' reads a wide string");
       add(PrintfArgument::String, false);
       break;
     case 'p':
@@ -428,7 +428,7 @@ void expandDevicePrintf(Function &F, const Target &,
     auto Format = constantFormat(CI->getArgOperand(0), DL);
     if (!Format) {
       Fail("printf whose format (vprintf's first argument) is not a "
-           "constant global string");
+           "constant global string (write the format as a string literal)");
     } else if (Expected<PrintfFormat> Parsed =
                    parsePrintfFormat(Format->second)) {
       LLVM_DEBUG(dbgs() << "printf \"" << Format->second << "\": "

@@ -213,8 +213,9 @@ Error linkDeviceLibraries(Module &M, const Target &T) {
     if (Error E = linkFile("ockl.bc"))
       return E;
 
-  // The control constants the libraries read: the package's module when it has one
-  // for this setting (its value is checked), else a constant made here.
+  // The control constants the libraries read: the package's module when it
+  // has one for this setting (its value is checked), else a constant made
+  // here.
   for (const Control &C : controlsFor(T, *Isa)) {
     GlobalVariable *GV = M.getGlobalVariable(C.Global, true);
     if (!GV || !GV->isDeclaration())

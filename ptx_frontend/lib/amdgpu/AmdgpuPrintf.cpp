@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "AmdgpuPrintf.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Constants.h"
@@ -30,7 +31,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/PassManager.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
@@ -68,12 +68,12 @@ public:
         Prefix(ToStderr ? "__ockl_fprintf_" : "__ockl_printf_") {
     Type *I64 = B.getInt64Ty();
     if (ToStderr)
-      Desc = B.CreateCall(M.getOrInsertFunction("__ockl_fprintf_stderr_begin",
-                                                I64));
-    else
       Desc = B.CreateCall(
-          M.getOrInsertFunction("__ockl_printf_begin", I64, I64),
-          {B.getInt64(0)});
+          M.getOrInsertFunction("__ockl_fprintf_stderr_begin", I64));
+    else
+      Desc =
+          B.CreateCall(M.getOrInsertFunction("__ockl_printf_begin", I64, I64),
+                       {B.getInt64(0)});
   }
 
   /// Sends Format (with its NUL) and then Values, the last call marked last.
@@ -102,16 +102,16 @@ private:
 
   void appendString(Value *Str, Value *Size, bool Last) {
     Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
-    FunctionCallee F = M.getOrInsertFunction(
-        Prefix + "append_string_n", I64, I64, B.getPtrTy(), I64, I32);
+    FunctionCallee F = M.getOrInsertFunction(Prefix + "append_string_n", I64,
+                                             I64, B.getPtrTy(), I64, I32);
     Desc = B.CreateCall(F, {Desc, Str, Size, B.getInt32(Last)});
   }
 
   void appendArgs(ArrayRef<Value *> Vals, bool Last) {
     Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
-    FunctionCallee F = M.getOrInsertFunction(
-        Prefix + "append_args", I64, I64, I32, I64, I64, I64, I64, I64, I64,
-        I64, I32);
+    FunctionCallee F =
+        M.getOrInsertFunction(Prefix + "append_args", I64, I64, I32, I64, I64,
+                              I64, I64, I64, I64, I64, I32);
     SmallVector<Value *, 10> Ops = {Desc, B.getInt32(Vals.size())};
     for (unsigned I = 0; I < MaxArgsPerAppend; ++I)
       Ops.push_back(I < Vals.size() ? Vals[I] : B.getInt64(0));
@@ -134,8 +134,8 @@ private:
     B.SetInsertPoint(Loop);
     PHINode *Index = B.CreatePHI(B.getInt64Ty(), 2);
     Index->addIncoming(B.getInt64(0), Entry);
-    Value *Ch = B.CreateLoad(B.getInt8Ty(),
-                             B.CreateGEP(B.getInt8Ty(), Str, Index));
+    Value *Ch =
+        B.CreateLoad(B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), Str, Index));
     Value *Next = B.CreateAdd(Index, B.getInt64(1));
     Index->addIncoming(Next, Loop);
     B.CreateCondBr(B.CreateICmpEQ(Ch, B.getInt8(0)), Done, Loop);
@@ -150,13 +150,13 @@ private:
 /// A generic pointer to a private constant copy of S (NUL included).
 Constant *constantString(Module &M, StringRef S, const Twine &Name) {
   Constant *Init = ConstantDataArray::getString(M.getContext(), S, true);
-  auto *GV = new GlobalVariable(M, Init->getType(), true,
-                                GlobalValue::PrivateLinkage, Init, Name,
-                                nullptr, GlobalValue::NotThreadLocal,
-                                ConstantAS);
+  auto *GV = new GlobalVariable(
+      M, Init->getType(), true, GlobalValue::PrivateLinkage, Init, Name,
+      nullptr, GlobalValue::NotThreadLocal, ConstantAS);
   GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   GV->setAlignment(Align(1));
-  return ConstantExpr::getAddrSpaceCast(GV, PointerType::get(M.getContext(), 0));
+  return ConstantExpr::getAddrSpaceCast(GV,
+                                        PointerType::get(M.getContext(), 0));
 }
 
 Value *loadArg(IRBuilder<> &B, Value *Buf, Type *Ty, uint64_t Offset,
@@ -194,8 +194,8 @@ void lowerAssertFail(CallBase &CB) {
     return B.CreateSelect(B.CreateIsNull(P), Unknown, P);
   };
   Value *Msg = str(0), *File = str(8), *Func = str(24);
-  Value *Line = B.CreateZExt(loadArg(B, Args, B.getInt32Ty(), 16, 4),
-                             B.getInt64Ty());
+  Value *Line =
+      B.CreateZExt(loadArg(B, Args, B.getInt32Ty(), 16, 4), B.getInt64Ty());
   SmallVector<Value *, 10> Vals = {File, Line, Func};
   for (Intrinsic::ID ID :
        {Intrinsic::amdgcn_workgroup_id_x, Intrinsic::amdgcn_workgroup_id_y,
@@ -207,8 +207,7 @@ void lowerAssertFail(CallBase &CB) {
       "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
       "Assertion `%s` failed.\n";
   OcklPrintf P(B, /*ToStderr=*/true);
-  P.print(constantString(M, Format, "assert.format"), Format.size() + 1,
-          Vals);
+  P.print(constantString(M, Format, "assert.format"), Format.size() + 1, Vals);
   B.CreateIntrinsic(Intrinsic::trap, {});
   CB.eraseFromParent();
 }
@@ -252,8 +251,8 @@ constantFormat(Value *V, const DataLayout &DL) {
   if (End == StringRef::npos)
     return std::nullopt;
   LLVMContext &Ctx = GV->getContext();
-  Constant *Generic = ConstantExpr::getAddrSpaceCast(
-      GV, PointerType::get(Ctx, 0));
+  Constant *Generic =
+      ConstantExpr::getAddrSpaceCast(GV, PointerType::get(Ctx, 0));
   Constant *Ptr = ConstantExpr::getGetElementPtr(
       Type::getInt8Ty(Ctx), Generic,
       ConstantInt::get(Type::getInt64Ty(Ctx), Offset));
@@ -367,8 +366,7 @@ Expected<PrintfFormat> parsePrintfFormat(StringRef Fmt) {
       break;
     case 's':
       if (!Length.empty())
-        return formatError("conversion '" + spec() +
-                           "' reads a wide string");
+        return formatError("conversion '" + spec() + "' reads a wide string");
       add(PrintfArgument::String, false);
       break;
     case 'p':
@@ -404,7 +402,6 @@ bool lowerDeviceLibraryCall(CallBase &CB, const Target &) {
   return true;
 }
 
-
 void expandDevicePrintf(Function &F, const Target &,
                         const std::function<void(const Twine &)> &Fail) {
   Module &M = *F.getParent();
@@ -431,8 +428,8 @@ void expandDevicePrintf(Function &F, const Target &,
            "constant global string (write the format as a string literal)");
     } else if (Expected<PrintfFormat> Parsed =
                    parsePrintfFormat(Format->second)) {
-      LLVM_DEBUG(dbgs() << "printf \"" << Format->second << "\": "
-                        << Parsed->Args.size() << " arguments\n");
+      LLVM_DEBUG(dbgs() << "printf \"" << Format->second
+                        << "\": " << Parsed->Args.size() << " arguments\n");
       IRBuilder<> B(CI);
       Value *Buf = CI->getArgOperand(1);
       SmallVector<Value *, 8> Vals;

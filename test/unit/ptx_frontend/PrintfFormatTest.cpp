@@ -61,11 +61,10 @@ TEST(PrintfFormat, IntegersAndLongLongsAreAlignedToTheirSize) {
                 {Kind::Int32, false, 16},
                 {Kind::Int64, false, 24}},
                4);
-  expectLayout("%i %i %ld",
-               {{Kind::Int32, true, 0},
-                {Kind::Int32, true, 4},
-                {Kind::Int64, true, 8}},
-               3);
+  expectLayout(
+      "%i %i %ld",
+      {{Kind::Int32, true, 0}, {Kind::Int32, true, 4}, {Kind::Int64, true, 8}},
+      3);
 }
 
 TEST(PrintfFormat, LengthModifiers) {
@@ -116,8 +115,7 @@ TEST(PrintfFormat, Refused) {
             std::string::npos);
   EXPECT_NE(refusal("%Lf").find("long double"), std::string::npos);
   EXPECT_NE(refusal("%Ld").find("'%Ld' has no meaning"), std::string::npos);
-  EXPECT_NE(refusal("x %y").find("unknown conversion '%y'"),
-            std::string::npos);
+  EXPECT_NE(refusal("x %y").find("unknown conversion '%y'"), std::string::npos);
   EXPECT_NE(refusal("%-5").find("incomplete conversion specification '%-5'"),
             std::string::npos);
   EXPECT_NE(refusal("%ll").find("incomplete"), std::string::npos);

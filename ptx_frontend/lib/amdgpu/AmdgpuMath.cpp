@@ -21,7 +21,7 @@
 
 #include "cuhip/ptx/AmdgpuTarget.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstrTypes.h"
@@ -67,8 +67,9 @@ const char *ocmlStem(Intrinsic::ID ID) {
   }
 }
 
-/// The directory holding ocml.bc: $CUHIP_ROCM_DEVICE_LIBS, else the
-/// Debian package's, else a ROCm installation's.
+/// The directory holding the device libraries (found by ocml.bc; ockl.bc
+/// is in the same package): $CUHIP_ROCM_DEVICE_LIBS, else the Debian
+/// package's, else a ROCm installation's.
 std::optional<std::string> deviceLibDir() {
   std::vector<std::string> Dirs;
   if (std::optional<std::string> Env =
@@ -115,6 +116,11 @@ std::vector<Control> controlsFor(const Target &T, unsigned IsaVersion) {
     return std::string(Stem) + (On ? "_on" : "_off");
   };
   return {
+      // ockl reads the hidden kernel arguments (the hostcall buffer) at
+      // the offsets of the code object version cuhip emits.
+      {"__oclc_ABI_version",
+       "oclc_abi_version_" + std::to_string(CodeObjectVersion * 100), 32,
+       CodeObjectVersion * 100},
       {"__oclc_ISA_version",
        std::string("oclc_isa_version_") + (T.Name + 3), 32, IsaVersion},
       {"__oclc_wavefrontsize64", onOff("oclc_wavefrontsize64",
@@ -160,27 +166,31 @@ bool lowerMathCall(CallBase &CB) {
 }
 
 Error linkDeviceLibraries(Module &M, const Target &T) {
-  bool Needed = false;
+  bool NeedsOcml = false, NeedsOckl = false;
   for (Function &F : M)
-    if (F.isDeclaration() && F.getName().starts_with("__ocml_"))
-      Needed = true;
-  if (!Needed)
+    if (F.isDeclaration()) {
+      NeedsOcml |= F.getName().starts_with("__ocml_");
+      NeedsOckl |= F.getName().starts_with("__ockl_");
+    }
+  if (!NeedsOcml && !NeedsOckl)
     return Error::success();
   std::optional<std::string> Dir = deviceLibDir();
   if (!Dir)
-    return fail("math functions need the ROCm device libraries: ocml.bc not "
-                "found (install the Debian package rocm-device-libs or set "
-                "CUHIP_ROCM_DEVICE_LIBS)");
+    return fail(Twine(NeedsOcml ? "math functions" : "printf and assert") +
+                " need the ROCm device libraries: " +
+                (NeedsOcml ? "ocml.bc" : "ockl.bc") +
+                " not found (install the Debian package rocm-device-libs or "
+                "set CUHIP_ROCM_DEVICE_LIBS)");
   std::optional<unsigned> Isa = isaVersion(T.Name);
   if (!Isa)
     return fail(Twine("no ISA version for target ") + T.Name);
 
   // Everything defined before linking stays as it is; what the libraries
   // add is internalized afterwards.
-  StringSet<> Own;
+  SmallPtrSet<const GlobalValue *, 32> Own;
   for (GlobalValue &GV : M.global_values())
     if (!GV.isDeclaration())
-      Own.insert(GV.getName());
+      Own.insert(&GV);
 
   LLVMContext &Ctx = M.getContext();
   auto linkFile = [&](StringRef File) -> Error {
@@ -196,11 +206,16 @@ Error linkDeviceLibraries(Module &M, const Target &T) {
       return fail("cannot link " + P);
     return Error::success();
   };
-  if (Error E = linkFile("ocml.bc"))
-    return E;
+  if (NeedsOcml)
+    if (Error E = linkFile("ocml.bc"))
+      return E;
+  if (NeedsOckl)
+    if (Error E = linkFile("ockl.bc"))
+      return E;
 
-  // The control constants ocml read: the package's module when it has one
-  // for this setting (its value is checked), else a constant made here.
+  // The control constants the libraries read: the package's module when it
+  // has one for this setting (its value is checked), else a constant made
+  // here.
   for (const Control &C : controlsFor(T, *Isa)) {
     GlobalVariable *GV = M.getGlobalVariable(C.Global, true);
     if (!GV || !GV->isDeclaration())
@@ -239,9 +254,13 @@ Error linkDeviceLibraries(Module &M, const Target &T) {
                 " do not define " + Missing);
 
   for (GlobalValue &GV : M.global_values())
-    if (!GV.isDeclaration() && !Own.contains(GV.getName())) {
+    if (!GV.isDeclaration() && !Own.contains(&GV)) {
       GV.setLinkage(GlobalValue::InternalLinkage);
       GV.setVisibility(GlobalValue::DefaultVisibility);
+      // The asm printer calls unnamed globals __unnamed_N, names nvcc
+      // also gives PTX globals (e.g. an assert's function name).
+      if (!GV.hasName())
+        GV.setName("devlib.anon");
     }
   return Error::success();
 }

@@ -4,6 +4,7 @@
 // exp2, log2, tanh) have no exact AMDGPU lowering in the backend for f64;
 // they become calls to ROCm's ocml, which is linked in from the
 // rocm-device-libs bitcode with the control constants set for the target.
+// The same linking brings in ockl for printf and assert (AmdgpuPrintf.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUHIP_PTX_AMDGPU_AMDGPUMATH_H
@@ -24,9 +25,10 @@ struct Target;
 /// it with a call to the __ocml_* function and returns true.
 bool lowerMathCall(llvm::CallBase &CB);
 
-/// Links the ocml functions M calls (only those, internalized) and the
-/// __oclc_* control constants they read, set for T, into M. M must already
-/// have its AMDGPU triple and data layout. A no-op when M calls no ocml.
+/// Links the ocml and ockl functions M calls (only those, internalized) and
+/// the __oclc_* control constants they read, set for T, into M. M must
+/// already have its AMDGPU triple and data layout. A no-op when M calls
+/// neither library.
 llvm::Error linkDeviceLibraries(llvm::Module &M, const Target &T);
 
 } // namespace cuhip::ptx::amdgpu

@@ -67,6 +67,9 @@ static void initializeAmdgpuBackend() {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    // ockl's functions contain inline assembly (scheduling barriers
+    // written as asm comments), which object emission parses.
+    LLVMInitializeAMDGPUAsmParser();
   });
 }
 

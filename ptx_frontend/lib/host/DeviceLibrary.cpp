@@ -74,15 +74,25 @@ std::string formatDevicePrintf(const char *Fmt, const unsigned char *Args,
       ++P;
       continue;
     }
-    // flags, width, precision ('*' takes no argument in CUDA's printf)
+    // Flags, width and precision. A '*' width or precision is an int in the
+    // argument buffer, before the converted value (nvcc packs it there as C
+    // passes it); it is written into the host format as a number.
+    std::string Spec = "%";
     while (*P && std::strchr("-+ #0", *P))
-      ++P;
-    while (*P >= '0' && *P <= '9')
-      ++P;
-    if (*P == '.') {
-      ++P;
-      while (*P >= '0' && *P <= '9')
+      Spec += *P++;
+    auto number = [&] {
+      if (*P == '*') {
         ++P;
+        Spec += std::to_string(readArg<int>(Args, Off));
+        return;
+      }
+      while (*P >= '0' && *P <= '9')
+        Spec += *P++;
+    };
+    number();
+    if (*P == '.') {
+      Spec += *P++;
+      number();
     }
     int Long = 0;
     while (*P && std::strchr("hlLqjzt", *P)) {
@@ -95,11 +105,10 @@ std::string formatDevicePrintf(const char *Fmt, const unsigned char *Args,
     if (!Conv)
       break;
     ++P;
-    // The conversion without length modifiers; values are read at their
-    // packed size and printed with the matching host length.
-    std::string Spec(Start, P - 1);
-    while (!Spec.empty() && std::strchr("hlLqjzt", Spec.back()))
-      Spec.pop_back();
+    // Values are read at their packed size and printed with the matching
+    // host length; a %lc character is a 4-byte wint_t, printed as %c.
+    if (Conv == 'c')
+      Long = 0;
     char Buf[512];
     ++Count;
     switch (Conv) {

@@ -49,6 +49,10 @@ __global__ void hello(int base) {
   if (threadIdx.x < 3)
     printf("hello from thread %d of block %d: %d %.2f %s\n", threadIdx.x,
            blockIdx.x, base + threadIdx.x, 0.25 * threadIdx.x, "ok");
+  // Width and precision given as arguments, and a 64-bit value after them.
+  if (threadIdx.x == 0 && blockIdx.x == 0)
+    printf("star: [%*d] [%-*.*f] [%lld]\n", 6, 42, 8, 3, 3.14159,
+           (long long)base << 33);
 }
 
 int main() {

@@ -46,6 +46,7 @@
 #include "../Pipelines.h"
 
 #include "AmdgpuMath.h"
+#include "LowerAmdgpuMatrix.h"
 #include "LowerAmdgpuWarp.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -444,6 +445,8 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       continue; // inserted by rewriteKernel
     if (lowerWarpCollective(*CB, T))
       continue; // LowerAmdgpuWarp.cpp
+    if (lowerMatrixInstruction(*CB, T))
+      continue; // ldmatrix, stmatrix, mma, wmma: LowerAmdgpuMatrix.cpp
     if (lowerMathCall(*CB))
       continue; // sin/cos/exp2/log2/tanh through ocml: AmdgpuMath.cpp
     IRBuilder<> B(CB);

@@ -169,11 +169,13 @@ Value *MatrixLowering::readLane(Value *Word, const LaneTable &Src) {
   return V;
 }
 
-/// Ptr as lane Src[lane] holds it (32-bit LDS pointers in one word, 64-bit
-/// ones in two).
+/// Ptr as lane Src[lane] holds it. LDS (3) and private (5) pointers are 32
+/// bits on AMDGPU and take one word, the others two. (The module gets the
+/// AMDGPU data layout only after this lowering, so it cannot say.)
 Value *MatrixLowering::readPointer(Value *Ptr, const LaneTable &Src) {
   Type *PtrTy = Ptr->getType();
-  unsigned Bits = DL.getPointerSizeInBits(PtrTy->getPointerAddressSpace());
+  unsigned AS = PtrTy->getPointerAddressSpace();
+  unsigned Bits = AS == 3 || AS == 5 ? 32 : 64;
   Value *Int = B.CreatePtrToInt(Ptr, B.getIntNTy(Bits));
   if (Bits == 32)
     return B.CreateIntToPtr(readLane(Int, Src), PtrTy);

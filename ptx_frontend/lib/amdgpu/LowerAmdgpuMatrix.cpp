@@ -218,8 +218,9 @@ Value *MatrixLowering::readElement(ArrayRef<Value *> Words, MatrixElem T,
   }
   if (Bits >= 32)
     return V;
-  return B.CreateTrunc(B.CreateLShr(V, laneFunction(Shift)),
-                       B.getIntNTy(Bits));
+  if (!llvm::all_equal(Shift) || Shift[0])
+    V = B.CreateLShr(V, laneFunction(Shift));
+  return B.CreateTrunc(V, B.getIntNTy(Bits));
 }
 
 /// The element's value for the arithmetic: f32 for the floating-point
@@ -401,7 +402,14 @@ void MatrixLowering::multiply(bool Wmma) {
               ? B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, C, Acc)
               : B.CreateAdd(C, Acc);
     else if (D.D == MatrixElem::F16)
-      R = B.CreateBitCast(B.CreateFPTrunc(Acc, B.getHalfTy()), B.getInt16Ty());
+      // Rounded to f32 by the last fma, then to f16, as on the CPU backend.
+      // The fence keeps the backend from fusing the two into one
+      // v_fma_mix{lo,hi}_f16, which rounds the exact result to f16 once
+      // and can differ in the last bit.
+      R = B.CreateBitCast(
+          B.CreateFPTrunc(B.CreateArithmeticFence(Acc, Acc->getType()),
+                          B.getHalfTy()),
+          B.getInt16Ty());
     else
       R = B.CreateBitCast(Acc, B.getIntNTy(elemBits(D.D)));
     Out.push_back(R);

@@ -24,6 +24,8 @@
 //    bounded s_sleep.
 //  * Warp collectives (shfl, vote, activemask, elect, match, redux,
 //    bar.warp.sync) on the 32-lane warp: LowerAmdgpuWarp.cpp.
+//  * Matrix instructions (ldmatrix, stmatrix, mma, wmma), exactly, with
+//    cross-lane reads: LowerAmdgpuMatrix.cpp.
 //  * bar.sync 0 / barrier.sync.aligned 0 for the whole CTA: a workgroup
 //    release fence, s_barrier, a workgroup acquire fence (the memory
 //    ordering PTX gives a CTA barrier).
@@ -37,7 +39,7 @@
 //
 // sin/cos/exp2/log2/tanh become ocml calls linked from the ROCm device
 // libraries (AmdgpuMath.cpp). Anything else that targets must implement
-// (matrix instructions, other barriers, device-library calls, ...)
+// (other barriers, device-library calls, ...)
 // is rejected with an error that names the construct,
 // so no kernel is ever compiled with a guessed meaning.
 //

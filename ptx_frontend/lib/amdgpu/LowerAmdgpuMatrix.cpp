@@ -111,9 +111,8 @@ Value *MatrixLowering::laneFunction(const LaneTable &V) {
   if (llvm::all_equal(V))
     return B.getInt32(V[0]);
   // Lanes whose index has bit j set, j = 0..4.
-  static constexpr uint32_t LaneBit[5] = {0xaaaaaaaau, 0xccccccccu,
-                                          0xf0f0f0f0u, 0xff00ff00u,
-                                          0xffff0000u};
+  static constexpr uint32_t LaneBit[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u,
+                                          0xff00ff00u, 0xffff0000u};
   uint32_t Max = *llvm::max_element(V), Const = 0;
   std::map<int, uint32_t> Copies; // shift left by (result bit - lane bit)
   Value *R = nullptr;
@@ -180,8 +179,8 @@ Value *MatrixLowering::readPointer(Value *Ptr, const LaneTable &Src) {
   if (Bits == 32)
     return B.CreateIntToPtr(readLane(Int, Src), PtrTy);
   Value *Lo = readLane(B.CreateTrunc(Int, B.getInt32Ty()), Src);
-  Value *Hi = readLane(B.CreateTrunc(B.CreateLShr(Int, 32), B.getInt32Ty()),
-                       Src);
+  Value *Hi =
+      readLane(B.CreateTrunc(B.CreateLShr(Int, 32), B.getInt32Ty()), Src);
   Value *R = B.CreateOr(B.CreateZExt(Lo, B.getInt64Ty()),
                         B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32));
   return B.CreateIntToPtr(R, PtrTy);
@@ -213,8 +212,7 @@ Value *MatrixLowering::readElement(ArrayRef<Value *> Words, MatrixElem T,
   Value *V = nullptr;
   for (uint32_t W : Candidates) {
     Value *X = fetch(W);
-    V = V ? B.CreateSelect(B.CreateICmpEQ(WordOfLane, B.getInt32(W)), X, V)
-          : X;
+    V = V ? B.CreateSelect(B.CreateICmpEQ(WordOfLane, B.getInt32(W)), X, V) : X;
   }
   if (Bits >= 32)
     return V;
@@ -254,8 +252,8 @@ void MatrixLowering::appendWords(Value *V, SmallVectorImpl<Value *> &Words) {
   unsigned Bits = unsigned(DL.getTypeSizeInBits(V->getType()));
   Value *Int = B.CreateBitCast(V, B.getIntNTy(Bits));
   for (unsigned W = 0; W < Bits / 32; ++W)
-    Words.push_back(B.CreateTrunc(W ? B.CreateLShr(Int, 32 * W) : Int,
-                                  B.getInt32Ty()));
+    Words.push_back(
+        B.CreateTrunc(W ? B.CreateLShr(Int, 32 * W) : Int, B.getInt32Ty()));
 }
 
 /// The call's result from the elements of the lane's fragment (each an
@@ -329,9 +327,9 @@ void MatrixLowering::loadStoreMatrix(bool Load) {
           Align(2));
     }
     if (Load)
-      Result.push_back(B.CreateOr(
-          B.CreateZExt(Halves[0], B.getInt32Ty()),
-          B.CreateShl(B.CreateZExt(Halves[1], B.getInt32Ty()), 16)));
+      Result.push_back(
+          B.CreateOr(B.CreateZExt(Halves[0], B.getInt32Ty()),
+                     B.CreateShl(B.CreateZExt(Halves[1], B.getInt32Ty()), 16)));
   }
   replace(Load ? packResult(Result, 32) : nullptr);
 }
@@ -343,12 +341,11 @@ void MatrixLowering::multiply(bool Wmma) {
   WmmaFragment FA = host::wmmaFragment(D, host::OperandA, D.A),
                FB = host::wmmaFragment(D, host::OperandB, D.B),
                FC = host::wmmaFragment(D, host::OperandC, D.C);
-  unsigned EA = Wmma ? FA.Elems : M * K / 32,
-           EB = Wmma ? FB.Elems : K * N / 32, EC = M * N / 32;
+  unsigned EA = Wmma ? FA.Elems : M * K / 32, EB = Wmma ? FB.Elems : K * N / 32,
+           EC = M * N / 32;
   auto coord = [&](MatrixOperand Op, const WmmaFragment &F, unsigned L,
                    unsigned I) {
-    return Wmma ? host::wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L,
-                                  I)
+    return Wmma ? host::wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L, I)
                 : host::mmaCoord(D, Op, L, I);
   };
   // The inverse layouts: who holds A(r, k) and B(k, c). Lowest lane last,
@@ -365,7 +362,7 @@ void MatrixLowering::multiply(bool Wmma) {
     }
   }
 
-  SmallVector<Value *, 32> Words, AW, BW, CW;
+  SmallVector<Value *, 32> Words;
   for (Value *Arg : CB.args())
     appendWords(Arg, Words);
   unsigned WA = EA * elemBits(D.A) / 32, WB = EB * elemBits(D.B) / 32;
@@ -392,9 +389,9 @@ void MatrixLowering::multiply(bool Wmma) {
       }
       Value *A = elementValue(readElement(AWords, D.A, OA), D.A);
       Value *Bv = elementValue(readElement(BWords, D.B, OB), D.B);
-      Acc = Int ? B.CreateAdd(Acc, B.CreateMul(A, Bv))
-                : B.CreateIntrinsic(Intrinsic::fma, {A->getType()},
-                                    {A, Bv, Acc});
+      Acc =
+          Int ? B.CreateAdd(Acc, B.CreateMul(A, Bv))
+              : B.CreateIntrinsic(Intrinsic::fma, {A->getType()}, {A, Bv, Acc});
     }
     Value *R;
     if (Int)

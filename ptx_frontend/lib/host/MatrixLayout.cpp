@@ -189,5 +189,4 @@ std::optional<MatrixCollective> decodeMatrixCollective(StringRef Name) {
   return MC;
 }
 
-
 } // namespace cuhip::ptx::host

@@ -377,7 +377,8 @@ void MatrixLowering::multiply(bool Wmma) {
     OwnerTable Self;
     for (unsigned L = 0; L < 32; ++L) {
       P[L] = coord(host::OperandC, FC, L, I);
-      Self[L] = {L, I}; // C and D share the layout: C(r, c) is the lane's
+      // C and D share the layout, so C(r, c) is the lane's own element I.
+      Self[L] = {L, I};
     }
     Value *C = elementValue(readElement(CWords, D.C, Self), D.C);
     Value *Acc = Int ? B.getInt32(0) : C;

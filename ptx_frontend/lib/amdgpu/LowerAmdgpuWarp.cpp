@@ -56,14 +56,7 @@ private:
   Type *waveMaskTy() { return Wave64 ? B.getInt64Ty() : B.getInt32Ty(); }
 
   /// The lane's index in the wavefront (0-31 or 0-63).
-  Value *laneInWave() {
-    Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
-                                    {B.getInt32(~0u), B.getInt32(0)});
-    if (Wave64)
-      Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
-                               {B.getInt32(~0u), Lane});
-    return Lane;
-  }
+  Value *laneInWave() { return emitLaneInWave(B, Wave64); }
   /// The first wavefront lane of the lane's warp: 0, or 32 in the upper
   /// half on wave64.
   Value *warpBase(Value *WaveLane) {
@@ -385,6 +378,15 @@ bool WarpLowering::run() {
 }
 
 } // namespace
+
+Value *emitLaneInWave(IRBuilderBase &B, bool Wave64) {
+  Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
+                                  {B.getInt32(~0u), B.getInt32(0)});
+  if (Wave64)
+    Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
+                             {B.getInt32(~0u), Lane});
+  return Lane;
+}
 
 bool lowerWarpCollective(CallBase &CB, const Target &T) {
   return WarpLowering(CB, T).run();

@@ -12,6 +12,8 @@
 
 namespace llvm {
 class CallBase;
+class IRBuilderBase;
+class Value;
 } // namespace llvm
 
 namespace cuhip::ptx::amdgpu {
@@ -19,5 +21,9 @@ namespace cuhip::ptx::amdgpu {
 /// Lowers CB and erases it if it is a warp collective this target
 /// implements; returns false (leaving CB alone) otherwise.
 bool lowerWarpCollective(llvm::CallBase &CB, const Target &T);
+
+/// The lane's index in its wavefront (0-31 or 0-63), from mbcnt; shared
+/// with the matrix lowering (LowerAmdgpuMatrix.cpp).
+llvm::Value *emitLaneInWave(llvm::IRBuilderBase &B, bool Wave64);
 
 } // namespace cuhip::ptx::amdgpu

@@ -24,6 +24,8 @@
 //    bounded s_sleep.
 //  * Warp collectives (shfl, vote, activemask, elect, match, redux,
 //    bar.warp.sync) on the 32-lane warp: LowerAmdgpuWarp.cpp.
+//  * Matrix instructions (ldmatrix, stmatrix, mma, wmma), exactly, with
+//    cross-lane reads: LowerAmdgpuMatrix.cpp.
 //  * bar.sync 0 / barrier.sync.aligned 0 for the whole CTA: a workgroup
 //    release fence, s_barrier, a workgroup acquire fence (the memory
 //    ordering PTX gives a CTA barrier). The other barriers (numbered,
@@ -41,7 +43,7 @@
 // sin/cos/exp2/log2/tanh become ocml calls linked from the ROCm device
 // libraries (AmdgpuMath.cpp); printf and assert use ockl's hostcall printf
 // (AmdgpuPrintf.cpp). Anything else that targets must implement
-// (matrix instructions, malloc/free, ...)
+// (malloc/free, %smid, ...)
 // is rejected with an error that names the construct,
 // so no kernel is ever compiled with a guessed meaning.
 //
@@ -53,6 +55,7 @@
 #include "AmdgpuPrintf.h"
 #include "LowerAmdgpuAtomic128.h"
 #include "LowerAmdgpuBarrier.h"
+#include "LowerAmdgpuMatrix.h"
 #include "LowerAmdgpuWarp.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -531,6 +534,8 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       continue; // LowerAmdgpuWarp.cpp
     if (lowerDeviceLibraryCall(*CB, T))
       continue; // printf/assert through ockl: AmdgpuPrintf.cpp
+    if (lowerMatrixInstruction(*CB, T))
+      continue; // ldmatrix, stmatrix, mma, wmma: LowerAmdgpuMatrix.cpp
     if (lowerMathCall(*CB))
       continue; // sin/cos/exp2/log2/tanh through ocml: AmdgpuMath.cpp
     if (lowerCtaBarrier(*CB, T))

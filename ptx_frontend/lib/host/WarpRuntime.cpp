@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
+#include "cuhip/ptx/MatrixLayout.h"
 
 #include <algorithm>
 #include <bit>
@@ -87,7 +88,8 @@ void shuffle(WarpOp Op, uint8_t *WF, uint32_t FB, uint32_t Waiting,
 // operation runs on those, and the result is scattered back. mma fragments
 // follow the PTX ISA's "Matrix Fragments for mma.mMnNkK" sections exactly.
 // WMMA fragments are opaque in the ISA, so the layout is ours (wmmaCoord);
-// wmma.load, wmma.mma and wmma.store agree on it.
+// wmma.load, wmma.mma and wmma.store agree on it. Both layouts live in
+// MatrixLayout.h, shared with the AMDGPU target.
 //
 // Arithmetic: integer products are summed exactly and the s32 result wraps
 // modulo 2^32, or is clamped to [INT32_MIN, INT32_MAX] with .satfinite.
@@ -106,24 +108,6 @@ inline MatrixExchange &matrixExchange(uint8_t *WF, uint32_t FB, unsigned Lane) {
   return *reinterpret_cast<MatrixExchange *>(WF + size_t(Lane) * FB +
                                              sizeof(WarpExchange));
 }
-
-unsigned elemBits(MatrixElem T) {
-  switch (T) {
-  case MatrixElem::F16:
-  case MatrixElem::BF16:
-  case MatrixElem::B16:
-    return 16;
-  case MatrixElem::S8:
-  case MatrixElem::U8:
-    return 8;
-  case MatrixElem::F64:
-    return 64;
-  default:
-    return 32;
-  }
-}
-
-bool isInt8(MatrixElem T) { return T == MatrixElem::S8 || T == MatrixElem::U8; }
 
 /// Element I of a fragment stored from word W. Narrow elements fill each
 /// 32-bit register from its low bits ("low to high" in the ISA); an f64
@@ -225,78 +209,6 @@ void multiplyAccumulate(const MatrixDesc &D, const uint64_t *A,
         Out[At] = floatBits(D.D, Acc);
       }
     }
-}
-
-struct Coord {
-  unsigned Row, Col;
-};
-enum MatrixOperand { OperandA, OperandB, OperandC };
-
-/// Row and column of element I of lane L's mma fragment of an operand
-/// (C and D share theirs), with groupID = L >> 2 and threadID_in_group =
-/// L % 4 as the ISA writes them.
-Coord mmaCoord(const MatrixDesc &D, MatrixOperand Op, unsigned L, unsigned I) {
-  const unsigned G = L >> 2, T = L & 3;
-  if (Op == OperandC) {
-    if (D.M == 8) // m8n8k16 .s32, m8n8k4 .f64: c0, c1
-      return {G, T * 2 + I};
-    // m16n8kK: row groupID for c0, c1 and groupID + 8 for c2, c3;
-    // col threadID_in_group * 2 + (i & 1).
-    return {G + 8 * (I >> 1), T * 2 + (I & 1)};
-  }
-  if (D.M == 8) {
-    // m8n8k16 .s8/.u8: row groupID, col threadID_in_group * 4 + i (A);
-    // m8n8k4 .f64: row groupID, col threadID_in_group; B transposed.
-    unsigned PerThread = D.K / 4;
-    return Op == OperandA ? Coord{G, T * PerThread + I}
-                          : Coord{T * PerThread + I, G};
-  }
-  MatrixElem Ty = Op == OperandA ? D.A : D.B;
-  if (Ty == MatrixElem::TF32) {
-    // m16n8k8 .tf32, A: row groupID for a0, a2 and groupID + 8 for a1, a3;
-    // col threadID_in_group for a0, a1 and + 4 for a2, a3.
-    // B: row threadID_in_group for b0 and + 4 for b1; col groupID.
-    if (Op == OperandA)
-      return {G + 8 * (I & 1), T + 4 * (I >> 1)};
-    return {T + 4 * I, G};
-  }
-  // .f16/.bf16 (two per register) and .s8/.u8 (four): register r of a lane
-  // holds a run of consecutive columns of A (rows of B) that starts at
-  // threadID_in_group * run. A's registers alternate between rows groupID
-  // and groupID + 8, and its third and fourth registers continue K/2
-  // further (m16n8k16 .f16: col + 8; m16n8k32: col + 16); B's registers
-  // continue K/2 further each.
-  unsigned Run = isInt8(Ty) ? 4 : 2;
-  unsigned Reg = I / Run, J = I % Run;
-  if (Op == OperandA)
-    return {G + 8 * (Reg & 1), T * Run + J + (Reg >> 1) * 4 * Run};
-  return {T * Run + J + Reg * 4 * Run, G};
-}
-
-/// WMMA fragments: a lane holds E consecutive elements of its matrix in
-/// row-major order (A, C, D) or column-major order (B), lane L the L-th run
-/// of E. Where a warp holds more elements than the matrix has (16 per lane
-/// of an .f16 A or B), the runs repeat: lane L holds run L mod (Rows x Cols
-/// / E).
-Coord wmmaCoord(unsigned Rows, unsigned Cols, bool ColumnOrder, unsigned E,
-                unsigned L, unsigned I) {
-  unsigned Idx = (L % (Rows * Cols / E)) * E + I;
-  return ColumnOrder ? Coord{Idx % Rows, Idx / Rows}
-                     : Coord{Idx / Cols, Idx % Cols};
-}
-
-/// Dimensions and elements per lane of WMMA fragment Op.
-struct WmmaFragment {
-  unsigned Rows, Cols, Elems;
-  bool ColumnOrder;
-};
-WmmaFragment wmmaFragment(const MatrixDesc &D, MatrixOperand Op, MatrixElem T) {
-  WmmaFragment F;
-  F.Rows = Op == OperandB ? D.K : D.M;
-  F.Cols = Op == OperandA ? D.K : D.N;
-  F.ColumnOrder = Op == OperandB;
-  F.Elems = T == MatrixElem::F16 && Op != OperandC ? 16 : F.Rows * F.Cols / 32;
-  return F;
 }
 
 template <typename Fn> void forEachLane(uint32_t Set, Fn &&F) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compiles every conformance kernel for one AMDGPU target. Kernels of the
-# families the AMDGPU target does not lower yet (matrix instructions,
-# the special registers it cannot read yet) must fail with cuhip's error;
-# every other kernel must produce a code object.
+# families the AMDGPU target does not lower yet (the special registers it
+# cannot read yet) must fail with cuhip's error; every other kernel must
+# produce a code object.
 #   compile-all.sh CUHIP CASES_DIR TARGET OUT_DIR
 set -u
 cuhip=$1; cases=$2; target=$3; out=$4
@@ -11,7 +11,6 @@ fail=0; built=0; refused=0
 for ptx in "$cases"/*/*.ptx; do
   name=$(basename "$(dirname "$ptx")")-$(basename "$ptx" .ptx)
   case "$name" in
-    matrix-*) expect=refuse ;;
     sreg-special-registers) expect=refuse ;; # %smid, %nsmid, %envreg
     *) expect=build ;;
   esac

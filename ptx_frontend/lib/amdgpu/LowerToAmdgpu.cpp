@@ -415,7 +415,35 @@ Value *AmdgpuLowering::specialRegister(IRBuilder<> &B, Intrinsic::ID ID,
     Value *Ticks = B.CreateIntrinsic(Intrinsic::readsteadycounter, {});
     return B.CreateMul(Ticks, B.getInt64(10));
   };
+  // s_getreg_b32 of Size bits at Offset of hardware register Reg (the
+  // immediate is {size - 1, offset, id}).
+  auto getreg = [&](unsigned Reg, unsigned Offset, unsigned Size) -> Value * {
+    return B.CreateIntrinsic(Intrinsic::amdgcn_s_getreg, {},
+                             {B.getInt32((Size - 1) << 11 | Offset << 6 | Reg)});
+  };
+  bool Gfx9 = StringRef(T.Name).starts_with("gfx9");
+  bool HasXcc = StringRef(T.Name) == "gfx942";
   switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_smid:
+  case Intrinsic::nvvm_read_ptx_sreg_nsmid: {
+    // gfx9's HW_ID register (id 4) holds CU_ID in bits 11:8, SH_ID in 12 and
+    // SE_ID in 14:13: the 7 bits from bit 8 name the compute unit in its
+    // shader array and engine. gfx942 has several XCDs, numbered by the
+    // XCC_ID register (id 20, bits 3:0). PTX numbers SMs sparsely if it
+    // likes (%nsmid may exceed the SM count), so %smid packs these fields
+    // and %nsmid is 2 to the power of their width. RDNA's HW_ID1 layout was
+    // not established here: those targets keep refusing both registers.
+    if (!Gfx9) {
+      Known = false;
+      return nullptr;
+    }
+    if (ID == Intrinsic::nvvm_read_ptx_sreg_nsmid)
+      return B.getInt32(HasXcc ? 1u << 11 : 1u << 7);
+    Value *Cu = getreg(/*HW_ID*/ 4, 8, 7);
+    if (!HasXcc)
+      return Cu;
+    return B.CreateOr(B.CreateShl(getreg(/*XCC_ID*/ 20, 0, 4), 7), Cu);
+  }
   case Intrinsic::nvvm_read_ptx_sreg_lanemask_eq:
   case Intrinsic::nvvm_read_ptx_sreg_lanemask_lt:
   case Intrinsic::nvvm_read_ptx_sreg_lanemask_le:

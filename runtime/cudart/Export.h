@@ -3,6 +3,8 @@
 
 #include "CudaRuntimeTypes.h"
 
+#include <cstdint>
+
 #include "cuhip/runtime/Runtime.h"
 
 #define CUHIP_EXPORT extern "C" __attribute__((visibility("default")))
@@ -11,5 +13,20 @@ namespace cuhip::cudart {
 
 inline rt::Runtime &runtime() { return rt::Runtime::get(); }
 inline rt::Dim3 toDim3(dim3 D) { return {D.x, D.y, D.z}; }
+
+/// The kernel a launch names: a registered host stub, or (CUDA 12+) a
+/// cudaKernel_t cast to the function pointer. Null if neither.
+inline rt::Kernel *kernelFor(const void *Func) {
+  rt::Runtime &R = runtime();
+  if (R.isKernelHandle(Func))
+    return reinterpret_cast<rt::Kernel *>(const_cast<void *>(Func));
+  return R.kernelForHostFunction(Func);
+}
+
+/// The stream a `_ptsz` entry point means by Stream: programs built with
+/// `--default-stream per-thread` mean cudaStreamPerThread by 0.
+inline cudaStream_t perThreadStream(cudaStream_t Stream) {
+  return Stream ? Stream : reinterpret_cast<cudaStream_t>(uintptr_t(2));
+}
 
 } // namespace cuhip::cudart

@@ -103,8 +103,6 @@ CUHIP_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t Kernel,
                                                  dim3 Grid, dim3 Block,
                                                  void **Args, size_t SharedMem,
                                                  cudaStream_t Stream) {
-  // Per-thread default stream builds mean cudaStreamPerThread by 0.
-  if (!Stream)
-    Stream = reinterpret_cast<cudaStream_t>(uintptr_t(2));
-  return launchHandle(Kernel, Grid, Block, Args, SharedMem, Stream);
+  return launchHandle(Kernel, Grid, Block, Args, SharedMem,
+                      perThreadStream(Stream));
 }

@@ -105,23 +105,17 @@ CUHIP_EXPORT cudaError_t cudaLaunchKernel(const void *Func, dim3 GridDim,
                                           dim3 BlockDim, void **Args,
                                           size_t SharedMem,
                                           cudaStream_t Stream) {
-  rt::Runtime &R = runtime();
-  // CUDA 12+ accepts a cudaKernel_t cast to the function pointer too.
-  rt::Kernel *K = R.isKernelHandle(Func)
-                      ? reinterpret_cast<rt::Kernel *>(const_cast<void *>(Func))
-                      : R.kernelForHostFunction(Func);
+  rt::Kernel *K = kernelFor(Func);
   if (!K)
-    return R.record(rt::cudaErrorInvalidDeviceFunction);
-  return R.launch(K, toDim3(GridDim), toDim3(BlockDim), Args, SharedMem,
-                  Stream);
+    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
+  return runtime().launch(K, toDim3(GridDim), toDim3(BlockDim), Args,
+                          SharedMem, Stream);
 }
 
 CUHIP_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *Func, dim3 GridDim,
                                                dim3 BlockDim, void **Args,
                                                size_t SharedMem,
                                                cudaStream_t Stream) {
-  // Per-thread default stream builds mean cudaStreamPerThread by 0.
-  if (!Stream)
-    Stream = reinterpret_cast<cudaStream_t>(uintptr_t(2));
-  return cudaLaunchKernel(Func, GridDim, BlockDim, Args, SharedMem, Stream);
+  return cudaLaunchKernel(Func, GridDim, BlockDim, Args, SharedMem,
+                          perThreadStream(Stream));
 }

@@ -16,11 +16,6 @@ using namespace cuhip;
 using namespace cuhip::cudart;
 
 namespace {
-/// The stream a `_ptsz` function means by Stream.
-cudaStream_t perThread(cudaStream_t Stream) {
-  return Stream ? Stream : reinterpret_cast<cudaStream_t>(uintptr_t(2));
-}
-
 /// cudaStreamAddCallback's callback, which also receives the stream and a
 /// status (always cudaSuccess: a failed stream is reported by its sticky
 /// error instead). Owned by the host function that runs it once.
@@ -67,7 +62,7 @@ CUHIP_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *Least,
 #define CUHIP_STREAM_API(Name, Params, Args, StreamArg)                       \
   CUHIP_EXPORT cudaError_t Name Params { return Name##_impl Args; }           \
   CUHIP_EXPORT cudaError_t Name##_ptsz Params {                               \
-    StreamArg = perThread(StreamArg);                                         \
+    StreamArg = perThreadStream(StreamArg);                                         \
     return Name##_impl Args;                                                  \
   }
 
@@ -210,14 +205,11 @@ static cudaError_t cudaLaunchCooperativeKernel_impl(const void *Func,
                                                     void **Args,
                                                     size_t SharedMem,
                                                     cudaStream_t Stream) {
-  rt::Runtime &R = runtime();
-  rt::Kernel *K = R.isKernelHandle(Func)
-                      ? reinterpret_cast<rt::Kernel *>(const_cast<void *>(Func))
-                      : R.kernelForHostFunction(Func);
+  rt::Kernel *K = kernelFor(Func);
   if (!K)
-    return R.record(rt::cudaErrorInvalidDeviceFunction);
-  return R.launch(K, toDim3(GridDim), toDim3(BlockDim), Args, SharedMem,
-                  Stream, /*Cooperative=*/true);
+    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
+  return runtime().launch(K, toDim3(GridDim), toDim3(BlockDim), Args,
+                          SharedMem, Stream, /*Cooperative=*/true);
 }
 CUHIP_STREAM_API(cudaLaunchCooperativeKernel,
                  (const void *Func, dim3 GridDim, dim3 BlockDim, void **Args,

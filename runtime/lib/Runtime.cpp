@@ -191,6 +191,19 @@ struct Runtime::Impl {
   /// The HIP stream for a cudaStream_t, or cudaErrorInvalidResourceHandle.
   Status resolveStream(void *Handle, void **HipStream);
   EventObj *findEvent(void *Handle);
+  /// Removes the stream or event Handle from Map and hands it over; null
+  /// if Handle is not in it.
+  template <typename T>
+  std::unique_ptr<T> take(std::unordered_map<void *, std::unique_ptr<T>> &Map,
+                          void *Handle) {
+    std::lock_guard<std::mutex> G(StreamLock);
+    auto It = Map.find(Handle);
+    if (It == Map.end())
+      return nullptr;
+    std::unique_ptr<T> Obj = std::move(It->second);
+    Map.erase(It);
+    return Obj;
+  }
   /// A HIP status of an operation that waited for kernels: a kernel fault
   /// found there leaves the context unusable (sticky), as on a GPU.
   Status deviceResult(Status S) {
@@ -999,15 +1012,9 @@ Status Runtime::streamCreate(void **Stream, unsigned Flags, int Priority) {
 Status Runtime::streamDestroy(void *Stream) {
   if (Status S = P->deviceStatus())
     return record(S);
-  std::unique_ptr<StreamObj> Obj;
-  {
-    std::lock_guard<std::mutex> G(P->StreamLock);
-    auto It = P->Streams.find(Stream);
-    if (It == P->Streams.end())
-      return record(cudaErrorInvalidResourceHandle);
-    Obj = std::move(It->second);
-    P->Streams.erase(It);
-  }
+  std::unique_ptr<StreamObj> Obj = P->take(P->Streams, Stream);
+  if (!Obj)
+    return record(cudaErrorInvalidResourceHandle);
   // CUDA lets the stream's pending work finish after the call returns;
   // hipStreamDestroy does the same.
   if (HipBackend *Hip = P->hip())
@@ -1126,15 +1133,9 @@ Status Runtime::eventCreate(void **Event, unsigned Flags) {
 Status Runtime::eventDestroy(void *Event) {
   if (Status S = P->deviceStatus())
     return record(S);
-  std::unique_ptr<EventObj> Obj;
-  {
-    std::lock_guard<std::mutex> G(P->StreamLock);
-    auto It = P->Events.find(Event);
-    if (It == P->Events.end())
-      return record(cudaErrorInvalidResourceHandle);
-    Obj = std::move(It->second);
-    P->Events.erase(It);
-  }
+  std::unique_ptr<EventObj> Obj = P->take(P->Events, Event);
+  if (!Obj)
+    return record(cudaErrorInvalidResourceHandle);
   if (HipBackend *Hip = P->hip())
     return record(Hip->eventDestroy(Obj->Hip));
   return cudaSuccess;

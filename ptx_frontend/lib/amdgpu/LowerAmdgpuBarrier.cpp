@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LowerAmdgpuBarrier.h"
+#include "LowerAmdgpuWarp.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
@@ -97,22 +98,10 @@ private:
   Module &module() { return *CB.getModule(); }
   Value *arg(unsigned I) { return CB.getArgOperand(I); }
 
-  // The lane, its warp and ballots over the warp, as in LowerAmdgpuWarp.cpp.
-  Value *laneInWave() {
-    Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
-                                    {B.getInt32(~0u), B.getInt32(0)});
-    if (Wave64)
-      Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
-                               {B.getInt32(~0u), Lane});
-    return Lane;
-  }
+  // The lane and ballots over its warp (LowerAmdgpuWarp.cpp).
+  Value *laneInWave() { return emitLaneInWave(B, Wave64); }
   Value *warpBallot(Value *P, Value *Base) {
-    Type *MaskTy = Wave64 ? B.getInt64Ty() : B.getInt32Ty();
-    Value *W = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {MaskTy}, {P});
-    if (!Wave64)
-      return W;
-    return B.CreateTrunc(B.CreateLShr(W, B.CreateZExt(Base, B.getInt64Ty())),
-                         B.getInt32Ty());
+    return emitWarpBallot(B, Wave64, P, Base);
   }
 
   /// The warp's view of the barrier: its active lanes, its leader and

@@ -69,11 +69,7 @@ private:
   /// The ballot of P over the active lanes of the lane's warp, as a 32-bit
   /// mask (bit i = lane i of the warp).
   Value *warpBallot(Value *P, Value *Base) {
-    Value *W = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {waveMaskTy()}, {P});
-    if (!Wave64)
-      return W;
-    return B.CreateTrunc(B.CreateLShr(W, B.CreateZExt(Base, B.getInt64Ty())),
-                         B.getInt32Ty());
+    return emitWarpBallot(B, Wave64, P, Base);
   }
   Value *warpActive(Value *Base) { return warpBallot(B.getTrue(), Base); }
 
@@ -386,6 +382,15 @@ Value *emitLaneInWave(IRBuilderBase &B, bool Wave64) {
     Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
                              {B.getInt32(~0u), Lane});
   return Lane;
+}
+
+Value *emitWarpBallot(IRBuilderBase &B, bool Wave64, Value *P, Value *Base) {
+  Type *MaskTy = Wave64 ? B.getInt64Ty() : B.getInt32Ty();
+  Value *W = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {MaskTy}, {P});
+  if (!Wave64)
+    return W;
+  return B.CreateTrunc(B.CreateLShr(W, B.CreateZExt(Base, B.getInt64Ty())),
+                       B.getInt32Ty());
 }
 
 bool lowerWarpCollective(CallBase &CB, const Target &T) {

@@ -26,4 +26,10 @@ bool lowerWarpCollective(llvm::CallBase &CB, const Target &T);
 /// with the matrix lowering (LowerAmdgpuMatrix.cpp).
 llvm::Value *emitLaneInWave(llvm::IRBuilderBase &B, bool Wave64);
 
+/// The ballot of P over the active lanes of the 32-lane warp whose first
+/// wavefront lane is Base (0, or 32 in the upper half on wave64), as a
+/// 32-bit mask (bit i = lane i of the warp); shared with the barriers.
+llvm::Value *emitWarpBallot(llvm::IRBuilderBase &B, bool Wave64,
+                            llvm::Value *P, llvm::Value *Base);
+
 } // namespace cuhip::ptx::amdgpu

@@ -213,7 +213,12 @@ int cuhipPtxMain(int argc, char **argv) {
       OS << "; kernel " << L.KernelName << ": block function "
          << L.BlockFunctionName << ", " << L.NumRegions << " region(s), "
          << L.FrameBytesPerThread << " frame bytes/thread, "
-         << L.StaticSharedBytes << " static shared bytes\n";
+         << L.StaticSharedBytes << " static shared bytes, "
+         << (L.VectorLanes ? std::to_string(L.VectorLanes) +
+                                 " threads as SIMD lanes when ntid.x is a "
+                                 "multiple of it"
+                           : "one thread at a time (" + L.ScalarReason + ")")
+         << "\n";
     M.print(OS, nullptr);
     return 0;
   }

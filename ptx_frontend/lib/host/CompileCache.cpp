@@ -30,7 +30,7 @@ namespace cuhip::ptx::host {
 const char *compilerVersion() {
   // Bump whenever lowering or the host target changes the code generated
   // for the same PTX: cached objects of other versions are then never used.
-  return "cuhip-host-1";
+  return "cuhip-host-2";
 }
 
 /// The file holding this compiler (libcuhip-core.so, or a program that links
@@ -163,6 +163,8 @@ std::string serializeCompileCacheEntry(const CompileCacheEntry &E) {
     W.u32(L.StaticSharedBytes);
     W.u32(L.SharedAlign);
     W.u32(L.NumRegions);
+    W.u32(L.VectorLanes);
+    W.str(L.ScalarReason);
   }
   W.u64(E.Object.size());
   W.bytes(E.Object.data(), E.Object.size());
@@ -230,6 +232,8 @@ std::optional<CompileCacheEntry> parseCompileCacheEntry(StringRef Data,
     L.StaticSharedBytes = R.u32();
     L.SharedAlign = R.u32();
     L.NumRegions = R.u32();
+    L.VectorLanes = R.u32();
+    L.ScalarReason = R.str();
     E.Kernels.push_back(std::move(K));
   }
   uint64_t ObjectSize = R.u64();

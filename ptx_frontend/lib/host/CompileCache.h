@@ -29,7 +29,7 @@ namespace cuhip::ptx::host {
 
 /// The version of the on-disk entry layout (not of the generated code: that
 /// is compilerVersion(), which is part of the key).
-inline constexpr uint32_t CompileCacheFormatVersion = 2;
+inline constexpr uint32_t CompileCacheFormatVersion = 3;
 
 /// One cache entry: the kernels' metadata (Fn is null) and their object.
 struct CompileCacheEntry {

@@ -3,8 +3,12 @@
 
 #include <cstdint>
 
+#include <string>
+
 namespace llvm {
 class Function;
+class TargetMachine;
+class Twine;
 class Value;
 } // namespace llvm
 
@@ -19,5 +23,20 @@ namespace cuhip::ptx::host {
 /// (%reserved_smem_offset_*), before every variable.
 uint32_t flattenAddressSpaces(llvm::Function &F, llvm::Value *SharedBase,
                               uint32_t &SharedAlign, uint32_t ReservedBytes);
+
+/// The number of threads the host runs as SIMD lanes of one vector program
+/// (16 with AVX-512, else 8), or 0 when CUHIP_CPU_VECTORIZE=0 turns the
+/// warp vectorizer off.
+unsigned warpVectorWidth(const llvm::TargetMachine *TM);
+
+/// Vectorizes a barrier-free thread function (WorkGroupLowering.cpp's
+/// argument layout) into `void Name(ptr params, ptr ctx, i32 t0, ptr
+/// shared)`, which runs threads t0 .. t0+W-1 of the block (those below the
+/// block size) as W SIMD lanes; valid when ntid.x is a multiple of W.
+/// Returns null, with WhyNot saying what stopped it, when the function uses
+/// something the vectorizer does not handle (WarpVectorize.cpp).
+llvm::Function *vectorizeThreadFunction(llvm::Function &Thread, unsigned W,
+                                        const llvm::Twine &Name,
+                                        std::string &WhyNot);
 
 } // namespace cuhip::ptx::host

@@ -56,6 +56,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -227,8 +228,10 @@ Value *loadCtxU32(IRBuilder<> &B, Value *Ctx, unsigned Offset,
 
 class WorkGroupBuilder {
 public:
-  WorkGroupBuilder(Module &M, Function &Kernel, HostKernelLayout &Layout)
-      : M(M), Ctx(M.getContext()), Kernel(Kernel), Layout(Layout) {}
+  WorkGroupBuilder(Module &M, Function &Kernel, HostKernelLayout &Layout,
+                   unsigned WarpWidth)
+      : M(M), Ctx(M.getContext()), Kernel(Kernel), Layout(Layout),
+        WarpWidth(WarpWidth) {}
 
   Error run();
 
@@ -237,7 +240,9 @@ private:
   LLVMContext &Ctx;
   Function &Kernel;
   HostKernelLayout &Layout;
+  unsigned WarpWidth; // threads per SIMD program; 0: no vector path
   Function *Thread = nullptr;
+  Function *WarpFn = nullptr; // the vectorized thread function, if any
   Function *BlockFn = nullptr;
   SmallVector<BasicBlock *> RegionEntries; // [0] = entry
   DenseMap<BasicBlock *, int> BarrierId;   // cut block -> region id
@@ -263,6 +268,7 @@ private:
   void buildFrame();
   void buildBlockFunction();
   void buildScheduledBlockFunction();
+  void addVectorPath();
   /// Clones region R's blocks into BlockFn with VMap's argument mapping;
   /// returns the clones and the clone of the region's entry.
   BasicBlock *cloneRegion(size_t R, ValueToValueMapTy &VMap,
@@ -1150,6 +1156,18 @@ Error WorkGroupBuilder::run() {
   replaceSpecialRegisters();
   bindDeviceLibraryCalls();
   promoteRegisters();
+  if (!WarpWidth) {
+    Layout.ScalarReason = "vectorization is off (CUHIP_CPU_VECTORIZE=0)";
+  } else {
+    std::string WhyNot;
+    WarpFn = vectorizeThreadFunction(*Thread, WarpWidth,
+                                     Layout.BlockFunctionName + ".lanes",
+                                     WhyNot);
+    if (WarpFn)
+      Layout.VectorLanes = WarpWidth;
+    else
+      Layout.ScalarReason = WhyNot;
+  }
   cutAtCollectives();
   if (Error E = splitAtCuts())
     return E;
@@ -1159,8 +1177,60 @@ Error WorkGroupBuilder::run() {
     buildScheduledBlockFunction();
   else
     buildBlockFunction();
+  if (WarpFn)
+    addVectorPath();
   Thread->eraseFromParent();
   return Error::success();
+}
+
+/// A barrier-free kernel whose thread function vectorized gets a block
+/// function that runs the block WarpWidth threads at a time as SIMD lanes
+/// when ntid.x is a multiple of WarpWidth (then each group of threads is
+/// one row of the block), and the scalar thread loop otherwise.
+void WorkGroupBuilder::addVectorPath() {
+  Function *Scalar = BlockFn;
+  Scalar->setName(Layout.BlockFunctionName + ".scalar");
+  Scalar->setLinkage(GlobalValue::InternalLinkage);
+  Scalar->addFnAttr(Attribute::AlwaysInline);
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  BlockFn = Function::Create(Scalar->getFunctionType(),
+                             GlobalValue::ExternalLinkage,
+                             Layout.BlockFunctionName, M);
+  Argument *Params = BlockFn->getArg(0), *CtxArg = BlockFn->getArg(1);
+  Params->setName("params");
+  CtxArg->setName("ctx");
+  BlockFn->addParamAttr(0, Attribute::NoAlias);
+  BlockFn->addParamAttr(1, Attribute::NoAlias);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", BlockFn);
+  BasicBlock *Vector = BasicBlock::Create(Ctx, "lanes", BlockFn);
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "lanes.loop", BlockFn);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", BlockFn);
+  BasicBlock *Fallback = BasicBlock::Create(Ctx, "scalar", BlockFn);
+  IRBuilder<> B(Entry);
+  Value *NX = loadCtxU32(B, CtxArg, 24, "ntid.x");
+  Value *NY = loadCtxU32(B, CtxArg, 28, "ntid.y");
+  Value *NZ = loadCtxU32(B, CtxArg, 32, "ntid.z");
+  Value *NThreads = B.CreateMul(B.CreateMul(NX, NY), NZ, "nthreads");
+  Value *Rows = B.CreateICmpEQ(B.CreateURem(NX, B.getInt32(WarpWidth)),
+                               B.getInt32(0));
+  B.CreateCondBr(Rows, Vector, Fallback);
+  IRBuilder<> VB(Vector);
+  LoadInst *Shared = VB.CreateAlignedLoad(
+      Ptr, VB.CreateConstInBoundsGEP1_32(VB.getInt8Ty(), CtxArg, 40), Align(8),
+      "shared");
+  VB.CreateBr(Loop);
+  IRBuilder<> LB(Loop);
+  PHINode *T0 = LB.CreatePHI(I32, 2, "t0");
+  T0->addIncoming(LB.getInt32(0), Vector);
+  LB.CreateCall(WarpFn, {Params, CtxArg, T0, Shared});
+  Value *Next = LB.CreateAdd(T0, LB.getInt32(WarpWidth));
+  T0->addIncoming(Next, Loop);
+  LB.CreateCondBr(LB.CreateICmpULT(Next, NThreads), Loop, Done);
+  ReturnInst::Create(Ctx, Done);
+  IRBuilder<> FB(Fallback);
+  FB.CreateCall(Scalar, {Params, CtxArg});
+  FB.CreateRetVoid();
 }
 
 } // namespace
@@ -1268,7 +1338,7 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
     HostKernelLayout L;
     L.KernelName = K.Name;
     L.BlockFunctionName = "cuhip.block." + K.Name;
-    if (Error E = WorkGroupBuilder(M, *F, L).run())
+    if (Error E = WorkGroupBuilder(M, *F, L, warpVectorWidth(TM)).run())
       return E;
     Layouts.push_back(std::move(L));
   }

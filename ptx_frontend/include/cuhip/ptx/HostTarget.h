@@ -217,6 +217,11 @@ struct HostKernelLayout {
   uint32_t StaticSharedBytes = 0;
   uint32_t SharedAlign = 16;
   unsigned NumRegions = 1; // 1 + number of barriers kept
+  /// Threads run as SIMD lanes of one vector program (WarpVectorize.cpp)
+  /// when ntid.x is a multiple of this; 0 when the kernel runs one thread
+  /// at a time, for the reason in ScalarReason.
+  unsigned VectorLanes = 0;
+  std::string ScalarReason;
 };
 
 /// Rewrites a lowered module in place into host form: every kernel becomes

@@ -1,0 +1,980 @@
+//===- WarpVectorize.cpp - Threads of a block as SIMD lanes ---------------===//
+//
+// Whole-function vectorization of a thread function: W consecutive threads
+// of a block (W = the host's natural vector width for 32-bit lanes) run as
+// the W lanes of one SIMD program, with an execution mask.
+//
+// 1. A copy of the thread function gets one return (mergereturn), no
+//    switches, simplified loops, and LLVM's StructurizeCFG, after which
+//    every conditional branch is either a loop's latch (continue or leave)
+//    or an `if` whose other successor post-dominates the branch (the join).
+// 2. Uniformity: a value is *varying* if it depends on %tid.x (the lane), on
+//    another varying value, or is a phi merging paths of a divergent branch
+//    (an `if` join or a loop's exit block). %tid.y and %tid.z are uniform,
+//    because the caller only takes this path when ntid.x is a multiple of W,
+//    so a group of W threads is one row of the block. Uniform values stay
+//    scalar; varying ones become <W x T>. An integer that is
+//    `base + lane * stride` (from %tid.x through add, sub, mul and shifts by
+//    uniform values) is also remembered as such, so loads and stores at
+//    consecutive addresses become masked vector loads and stores instead of
+//    gathers and scatters.
+// 3. Control flow: uniform branches stay branches. A divergent `if` becomes
+//    a branch taken when any lane takes it, with the lanes that skip it
+//    waiting at the join: the join's mask and phis merge both groups per
+//    lane. A loop with a divergent exit runs while any lane continues; each
+//    lane's values at its own exit are kept in per-lane accumulators, which
+//    the loop's exit block (LCSSA) reads.
+// 4. Memory: masked loads, stores, gathers and scatters under the block's
+//    mask; an access at a uniform address is one scalar access (a store of
+//    a varying value keeps the highest active lane's value, one of the
+//    values PTX allows). Atomics and division run lane by lane, so inactive
+//    lanes never trap or touch memory.
+//
+// Anything else (allocas, calls other than vectorizable intrinsics,
+// aggregates, irreducible control flow, shapes StructurizeCFG leaves
+// differently) makes the vectorizer decline; the caller then keeps the
+// scalar thread loop. Nothing here changes what a kernel computes.
+//
+//===----------------------------------------------------------------------===//
+#include "HostPasses.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Scalar/StructurizeCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LowerSwitch.h"
+#include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#define DEBUG_TYPE "cuhip-warp-vectorize"
+
+using namespace llvm;
+
+namespace cuhip::ptx::host {
+
+using llvm::Function;
+using llvm::Instruction;
+using llvm::Module;
+
+namespace {
+
+/// Thread-function argument numbers (WorkGroupLowering.cpp's layout).
+enum : unsigned {
+  ArgParams = 0,
+  ArgCtx,
+  ArgFrame,
+  ArgTidX,
+  ArgTidY,
+  ArgTidZ,
+  ArgShared
+};
+
+/// A varying integer or pointer known to be Base + lane * Stride (bytes for
+/// pointers), Base uniform. Check, when set, is a uniform i1 that is true
+/// when no lane's value wrapped in a narrower type before it was widened
+/// (the affine form is exact modulo 2^n, not across a sign or zero
+/// extension); consecutive accesses test it before they trust the form.
+struct Affine {
+  Value *Base = nullptr;
+  int64_t Stride = 0;
+  Value *Check = nullptr;
+};
+
+class Vectorizer {
+public:
+  Vectorizer(Function &F, unsigned W, std::string &Why)
+      : F(F), M(*F.getParent()), Ctx(F.getContext()), W(W), Why(Why),
+        I32(Type::getInt32Ty(Ctx)) {}
+
+  Function *run(StringRef Name);
+
+private:
+  Function &F; // the prepared copy of the thread function
+  Module &M;
+  LLVMContext &Ctx;
+  unsigned W;
+  std::string &Why;
+  Type *I32;
+
+  Function *VF = nullptr;
+  DominatorTree DT;
+  PostDominatorTree PDT;
+  LoopInfo LI;
+  DenseSet<const Value *> Varying;
+  DenseMap<const Value *, Value *> Map;    // new counterpart (scalar/vector)
+  DenseMap<const Value *, Affine> Affines; // varying values known affine
+  DenseMap<const Value *, std::pair<Value *, Value *>> CmpXchgParts;
+  DenseMap<BasicBlock *, BasicBlock *> BlockMap;
+  DenseMap<BasicBlock *, BasicBlock *> BlockEnd; // last new block of a block
+  DenseMap<BasicBlock *, PHINode *> MaskPhi;     // lanes on entry
+  Value *Iota = nullptr;
+
+  /// A divergent `if` whose skipped lanes wait at its join.
+  struct Pending {
+    BasicBlock *Branch; // original block of the branch
+    Value *Lanes;       // the lanes that skipped the body (new IR)
+  };
+  DenseMap<BasicBlock *, SmallVector<Pending, 2>> PendingAt; // join -> ifs
+  /// One edge of the new CFG, its arriving lanes and, for a divergent
+  /// loop exit, the accumulated live-out values to use for the exit's phis.
+  struct Edge {
+    Edge(BasicBlock *From, BasicBlock *To, Value *Lanes)
+        : From(From), To(To), Lanes(Lanes) {}
+    BasicBlock *From, *To; // original blocks
+    Value *Lanes;
+    DenseMap<Value *, Value *> LiveOut;
+  };
+  SmallVector<Edge, 16> Edges;
+  /// Per divergent loop (by header): the exited-lanes accumulator and the
+  /// live-out accumulators, phis of the new header.
+  struct LoopAcc {
+    PHINode *Exited = nullptr;
+    DenseMap<Value *, PHINode *> LiveOut;
+  };
+  DenseMap<BasicBlock *, LoopAcc> LoopAccs;
+
+  bool fail(const Twine &What) {
+    if (Why.empty())
+      Why = What.str();
+    return false;
+  }
+  bool isVarying(const Value *V) const { return Varying.count(V); }
+  const DataLayout &DL() const { return M.getDataLayout(); }
+  VectorType *vecTy(Type *T) { return FixedVectorType::get(T, W); }
+  Type *maskTy() { return vecTy(Type::getInt1Ty(Ctx)); }
+  Constant *splat(Constant *C) {
+    return ConstantVector::getSplat(ElementCount::getFixed(W), C);
+  }
+
+  bool check();
+  void computeUniformity();
+  bool emitBlock(BasicBlock *BB);
+  bool emitInstruction(IRBuilder<> &B, Instruction &I, Value *Mask);
+  bool emitMemory(IRBuilder<> &B, Instruction &I, Value *Mask);
+  bool emitPerLane(IRBuilder<> &B, Instruction &I, Value *Mask);
+  bool emitCall(IRBuilder<> &B, CallInst &CI);
+  bool emitTerminator(IRBuilder<> &B, BasicBlock *BB);
+  void finishPhis();
+  void noteAffine(IRBuilder<> &B, Instruction &I);
+
+  /// The new-IR value of a uniform operand (constants, metadata and
+  /// blocks are their own).
+  Value *scalar(Value *V) {
+    if (!isa<Instruction>(V) && !isa<Argument>(V))
+      return V;
+    return Map.lookup(V);
+  }
+  Value *vec(IRBuilder<> &B, Value *V) {
+    if (auto *C = dyn_cast<Constant>(V))
+      return splat(C);
+    Value *N = Map.lookup(V);
+    return N->getType()->isVectorTy() ? N : B.CreateVectorSplat(W, N);
+  }
+  Value *lanesToInt(IRBuilder<> &B, Value *Mask) {
+    return B.CreateBitCast(Mask, B.getIntNTy(W));
+  }
+};
+
+bool Vectorizer::check() {
+  {
+    ReversePostOrderTraversal<const Function *> RPOT(&F);
+    if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI))
+      return fail("irreducible control flow");
+  }
+  for (Instruction &I : instructions(F)) {
+    if (isa<AllocaInst>(I))
+      return fail("a .local array or a register kept in memory");
+    if (isa<SwitchInst>(I) || isa<IndirectBrInst>(I) || isa<CallBrInst>(I) ||
+        isa<InvokeInst>(I) || isa<UnreachableInst>(I))
+      return fail("control flow other than branches");
+    if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+      if (!isa<AtomicCmpXchgInst>(EV->getAggregateOperand()))
+        return fail("aggregate values");
+    } else if (I.getType()->isAggregateType() && !isa<AtomicCmpXchgInst>(I)) {
+      return fail("aggregate values");
+    }
+    if (isa<InsertValueInst>(I) || isa<ExtractElementInst>(I) ||
+        isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I) ||
+        I.getType()->isVectorTy())
+      return fail("vector values");
+    if (isa<VAArgInst>(I) || isa<LandingPadInst>(I) || isa<FreezeInst>(I))
+      return fail("an instruction the vectorizer does not handle");
+    if (auto *CI = dyn_cast<CallInst>(&I)) {
+      Function *Callee = CI->getCalledFunction();
+      if (!Callee)
+        return fail("an indirect call");
+      Intrinsic::ID ID = Callee->getIntrinsicID();
+      if (ID == Intrinsic::assume || ID == Intrinsic::lifetime_start ||
+          ID == Intrinsic::lifetime_end || ID == Intrinsic::donothing)
+        continue;
+      if (ID == Intrinsic::not_intrinsic || !isTriviallyVectorizable(ID))
+        return fail("a call to " + Callee->getName());
+      if (CI->getType()->isAggregateType())
+        return fail("a call returning an aggregate");
+    }
+    for (Value *Op : I.operands())
+      if (Op == F.getArg(ArgFrame))
+        return fail("per-thread frame memory");
+  }
+  for (BasicBlock &BB : F) {
+    Instruction *T = BB.getTerminator();
+    if (!isa<BranchInst>(T) && !isa<ReturnInst>(T))
+      return fail("control flow other than branches");
+  }
+  return true;
+}
+
+/// Varying: depends on %tid.x, on a varying value, or merges the paths of a
+/// divergent branch. Iterated to a fixed point, since a divergent branch
+/// makes phis varying, which can make more branches divergent.
+void Vectorizer::computeUniformity() {
+  Varying.insert(F.getArg(ArgTidX));
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    auto mark = [&](const Value *V) {
+      if (Varying.insert(V).second)
+        Changed = true;
+    };
+    for (BasicBlock &BB : F) {
+      for (Instruction &I : BB) {
+        if (isVarying(&I) || I.getType()->isVoidTy())
+          continue;
+        bool Var = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
+        for (Value *Op : I.operands())
+          Var |= isVarying(Op);
+        if (Var)
+          mark(&I);
+      }
+      auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+      if (!Br || !Br->isConditional() || !isVarying(Br->getCondition()))
+        continue;
+      Loop *L = LI.getLoopFor(&BB);
+      if (L && L->getLoopLatch() == &BB && L->getExitBlock()) {
+        for (PHINode &P : L->getExitBlock()->phis())
+          mark(&P);
+        continue;
+      }
+      if (DomTreeNode *N = PDT.getNode(&BB); N && N->getIDom())
+        if (BasicBlock *Join = N->getIDom()->getBlock())
+          for (PHINode &P : Join->phis())
+            mark(&P);
+    }
+  }
+}
+
+void Vectorizer::noteAffine(IRBuilder<> &B, Instruction &I) {
+  // Copies: inserting into Affines may move its entries.
+  auto aff = [&](Value *V) -> std::optional<Affine> {
+    auto It = Affines.find(V);
+    if (It == Affines.end())
+      return std::nullopt;
+    return It->second;
+  };
+  auto both = [&](Value *C1, Value *C2) -> Value * {
+    if (!C1)
+      return C2;
+    if (!C2)
+      return C1;
+    return B.CreateAnd(C1, C2);
+  };
+  auto constInt = [](Value *V) -> std::optional<int64_t> {
+    if (auto *C = dyn_cast<ConstantInt>(V))
+      if (C->getBitWidth() <= 64)
+        return C->getSExtValue();
+    return std::nullopt;
+  };
+  Value *A = I.getNumOperands() > 0 ? I.getOperand(0) : nullptr;
+  Value *Bv = I.getNumOperands() > 1 ? I.getOperand(1) : nullptr;
+  std::optional<Affine> FA = A ? aff(A) : std::nullopt;
+  std::optional<Affine> FB = Bv ? aff(Bv) : std::nullopt;
+  switch (I.getOpcode()) {
+  case Instruction::Add:
+    if (FA && !isVarying(Bv))
+      Affines[&I] = {B.CreateAdd(FA->Base, scalar(Bv)), FA->Stride, FA->Check};
+    else if (FB && !isVarying(A))
+      Affines[&I] = {B.CreateAdd(scalar(A), FB->Base), FB->Stride, FB->Check};
+    else if (FA && FB)
+      Affines[&I] = {B.CreateAdd(FA->Base, FB->Base), FA->Stride + FB->Stride,
+                     both(FA->Check, FB->Check)};
+    return;
+  case Instruction::Sub:
+    if (FA && !isVarying(Bv))
+      Affines[&I] = {B.CreateSub(FA->Base, scalar(Bv)), FA->Stride, FA->Check};
+    return;
+  case Instruction::Or:
+    // A disjoint or adds.
+    if (FA && !isVarying(Bv) && cast<PossiblyDisjointInst>(I).isDisjoint())
+      Affines[&I] = {B.CreateOr(FA->Base, scalar(Bv)), FA->Stride, FA->Check};
+    return;
+  case Instruction::Mul:
+    if (FA)
+      if (std::optional<int64_t> C = constInt(Bv))
+        Affines[&I] = {B.CreateMul(FA->Base, Bv), FA->Stride * *C, FA->Check};
+    if (FB)
+      if (std::optional<int64_t> C = constInt(A))
+        Affines[&I] = {B.CreateMul(A, FB->Base), FB->Stride * *C, FB->Check};
+    return;
+  case Instruction::Shl:
+    if (FA)
+      if (std::optional<int64_t> C = constInt(Bv); C && *C >= 0 && *C < 32)
+        Affines[&I] = {B.CreateShl(FA->Base, Bv), FA->Stride << *C, FA->Check};
+    return;
+  case Instruction::SExt:
+  case Instruction::ZExt: {
+    if (!FA)
+      return;
+    // Exact if Base + (W-1) * Stride stays inside the narrow type's range.
+    unsigned Bits = A->getType()->getIntegerBitWidth();
+    bool Signed = I.getOpcode() == Instruction::SExt;
+    APInt Span(64, (uint64_t)(W - 1) * (uint64_t)std::abs(FA->Stride));
+    if (Span.getActiveBits() >= Bits)
+      return;
+    APInt Limit = FA->Stride >= 0
+                      ? (Signed ? APInt::getSignedMaxValue(Bits)
+                                : APInt::getMaxValue(Bits)) -
+                            Span.trunc(Bits)
+                      : (Signed ? APInt::getSignedMinValue(Bits)
+                                : APInt::getZero(Bits)) +
+                            Span.trunc(Bits);
+    Value *L = ConstantInt::get(A->getType(), Limit);
+    Value *Ok = FA->Stride >= 0
+                    ? (Signed ? B.CreateICmpSLE(FA->Base, L)
+                              : B.CreateICmpULE(FA->Base, L))
+                    : (Signed ? B.CreateICmpSGE(FA->Base, L)
+                              : B.CreateICmpUGE(FA->Base, L));
+    Affines[&I] = {Signed ? B.CreateSExt(FA->Base, I.getType())
+                          : B.CreateZExt(FA->Base, I.getType()),
+                   FA->Stride, both(FA->Check, Ok)};
+    return;
+  }
+  case Instruction::IntToPtr:
+  case Instruction::PtrToInt:
+    if (FA && DL().getTypeSizeInBits(I.getType()) ==
+                  DL().getTypeSizeInBits(A->getType()))
+      Affines[&I] = {B.CreateCast(cast<CastInst>(I).getOpcode(), FA->Base,
+                                  I.getType()),
+                     FA->Stride, FA->Check};
+    return;
+  case Instruction::AddrSpaceCast:
+    if (FA)
+      Affines[&I] = {B.CreateAddrSpaceCast(FA->Base, I.getType()), FA->Stride,
+                     FA->Check};
+    return;
+  case Instruction::GetElementPtr: {
+    auto *GEP = cast<GetElementPtrInst>(&I);
+    if (isVarying(GEP->getPointerOperand()))
+      return;
+    int64_t Stride = 0;
+    Value *Check = nullptr;
+    SmallVector<Value *> BaseIdx;
+    for (auto GTI = gep_type_begin(GEP), E = gep_type_end(GEP); GTI != E;
+         ++GTI) {
+      Value *Idx = GTI.getOperand();
+      if (!isVarying(Idx)) {
+        BaseIdx.push_back(scalar(Idx));
+        continue;
+      }
+      std::optional<Affine> FI = aff(Idx);
+      if (!FI || GTI.isStruct())
+        return;
+      TypeSize Size = GTI.getSequentialElementStride(DL());
+      if (Size.isScalable())
+        return;
+      Stride += FI->Stride * (int64_t)Size.getFixedValue();
+      Check = both(Check, FI->Check);
+      BaseIdx.push_back(FI->Base);
+    }
+    Value *Base = B.CreateGEP(GEP->getSourceElementType(),
+                              scalar(GEP->getPointerOperand()), BaseIdx, "",
+                              GEP->getNoWrapFlags());
+    Affines[&I] = {Base, Stride, Check};
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+bool Vectorizer::emitCall(IRBuilder<> &B, CallInst &CI) {
+  Intrinsic::ID ID = CI.getIntrinsicID();
+  if (ID == Intrinsic::assume || ID == Intrinsic::lifetime_start ||
+      ID == Intrinsic::lifetime_end || ID == Intrinsic::donothing)
+    return true; // dropped: nothing they say is needed here
+  SmallVector<Value *> Args;
+  SmallVector<Type *> Tys;
+  if (isVectorIntrinsicWithOverloadTypeAtArg(ID, -1, nullptr))
+    Tys.push_back(vecTy(CI.getType()));
+  for (unsigned A = 0; A < CI.arg_size(); ++A) {
+    Value *Op = CI.getArgOperand(A);
+    if (isVectorIntrinsicWithScalarOpAtArg(ID, A, nullptr)) {
+      if (isVarying(Op))
+        return fail("a varying operand where an intrinsic takes a scalar");
+      Args.push_back(scalar(Op));
+    } else {
+      Args.push_back(vec(B, Op));
+      if (isVectorIntrinsicWithOverloadTypeAtArg(ID, A, nullptr))
+        Tys.push_back(vecTy(Op->getType()));
+    }
+  }
+  Function *Decl = Intrinsic::getOrInsertDeclaration(&M, ID, Tys);
+  CallInst *New = B.CreateCall(Decl, Args);
+  if (isa<FPMathOperator>(New))
+    New->copyFastMathFlags(&CI);
+  Map[&CI] = New;
+  return true;
+}
+
+/// Runs I (an atomic, or a volatile or atomic load or store) once per active
+/// lane, in lane order, with that lane's operands: a loop over the W lanes
+/// that skips inactive ones, so they never touch memory.
+bool Vectorizer::emitPerLane(IRBuilder<> &B, Instruction &I, Value *Mask) {
+  BasicBlock *Pre = B.GetInsertBlock();
+  Function *Fn = Pre->getParent();
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "lane.loop", Fn);
+  BasicBlock *Do = BasicBlock::Create(Ctx, "lane.do", Fn);
+  BasicBlock *Next = BasicBlock::Create(Ctx, "lane.next", Fn);
+  BasicBlock *After = BasicBlock::Create(Ctx, "lane.after", Fn);
+  // Operands as vectors, read per lane inside the loop.
+  SmallVector<Value *> Ops;
+  for (Value *Op : I.operands())
+    Ops.push_back(isVarying(Op) ? Map.lookup(Op) : scalar(Op));
+  B.CreateBr(Loop);
+
+  B.SetInsertPoint(Loop);
+  PHINode *Lane = B.CreatePHI(I32, 2, "lane");
+  Lane->addIncoming(B.getInt32(0), Pre);
+  Type *RT = I.getType();
+  Type *ValTy = isa<AtomicCmpXchgInst>(I)
+                    ? cast<AtomicCmpXchgInst>(I).getNewValOperand()->getType()
+                    : RT;
+  bool HasResult = !RT->isVoidTy();
+  PHINode *Acc = nullptr, *AccOk = nullptr;
+  if (HasResult) {
+    Acc = B.CreatePHI(vecTy(ValTy), 2, "lane.acc");
+    Acc->addIncoming(PoisonValue::get(vecTy(ValTy)), Pre);
+    if (isa<AtomicCmpXchgInst>(I)) {
+      AccOk = B.CreatePHI(maskTy(), 2, "lane.ok");
+      AccOk->addIncoming(PoisonValue::get(maskTy()), Pre);
+    }
+  }
+  B.CreateCondBr(B.CreateExtractElement(Mask, Lane), Do, Next);
+
+  B.SetInsertPoint(Do);
+  Instruction *C = I.clone();
+  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+    Value *Op = Ops[K];
+    C->setOperand(K, Op->getType()->isVectorTy()
+                         ? B.CreateExtractElement(Op, Lane)
+                         : Op);
+  }
+  B.Insert(C);
+  Value *R = nullptr, *Ok = nullptr;
+  if (HasResult) {
+    if (isa<AtomicCmpXchgInst>(I)) {
+      R = B.CreateInsertElement(Acc, B.CreateExtractValue(C, 0), Lane);
+      Ok = B.CreateInsertElement(AccOk, B.CreateExtractValue(C, 1), Lane);
+    } else {
+      R = B.CreateInsertElement(Acc, C, Lane);
+    }
+  }
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Next);
+  if (HasResult) {
+    PHINode *RP = B.CreatePHI(Acc->getType(), 2);
+    RP->addIncoming(Acc, Loop);
+    RP->addIncoming(R, Do);
+    Acc->addIncoming(RP, Next);
+    if (AccOk) {
+      PHINode *OP = B.CreatePHI(maskTy(), 2);
+      OP->addIncoming(AccOk, Loop);
+      OP->addIncoming(Ok, Do);
+      AccOk->addIncoming(OP, Next);
+      CmpXchgParts[&I] = {RP, OP};
+    } else {
+      Map[&I] = RP;
+    }
+  }
+  Value *L1 = B.CreateAdd(Lane, B.getInt32(1));
+  Lane->addIncoming(L1, Next);
+  B.CreateCondBr(B.CreateICmpULT(L1, B.getInt32(W)), Loop, After);
+  B.SetInsertPoint(After);
+  return true;
+}
+
+/// Loads and stores. A uniform address is one scalar access; a consecutive
+/// one (Base + lane * size) a masked vector access, after the affine form's
+/// wrap check where there is one; any other a masked gather or scatter.
+bool Vectorizer::emitMemory(IRBuilder<> &B, Instruction &I, Value *Mask) {
+  auto *LdI = dyn_cast<LoadInst>(&I);
+  auto *StI = dyn_cast<StoreInst>(&I);
+  Value *Ptr = LdI ? LdI->getPointerOperand() : StI->getPointerOperand();
+  bool Special = LdI ? (LdI->isVolatile() || LdI->isAtomic())
+                     : (StI->isVolatile() || StI->isAtomic());
+  Value *Val = StI ? StI->getValueOperand() : nullptr;
+  Type *Ty = LdI ? LdI->getType() : Val->getType();
+  Align A = LdI ? LdI->getAlign() : StI->getAlign();
+  if (!isVarying(Ptr)) {
+    if (LdI) {
+      Instruction *C = I.clone();
+      C->setOperand(0, scalar(Ptr));
+      B.Insert(C);
+      Map[&I] = C;
+      return true;
+    }
+    if (!isVarying(Val)) {
+      Instruction *C = I.clone();
+      C->setOperand(0, scalar(Val));
+      C->setOperand(1, scalar(Ptr));
+      B.Insert(C);
+      return true;
+    }
+    if (Special)
+      return emitPerLane(B, I, Mask);
+    // Several lanes store to one address: the highest active lane's value
+    // is the one left, which is one of the outcomes PTX allows.
+    Value *Bits = lanesToInt(B, Mask);
+    Value *Lz = B.CreateBinaryIntrinsic(Intrinsic::ctlz, Bits, B.getTrue());
+    Value *Last = B.CreateSub(B.getIntN(W, W - 1), Lz);
+    Value *V = B.CreateExtractElement(Map.lookup(Val),
+                                      B.CreateZExtOrTrunc(Last, I32));
+    Instruction *C = I.clone();
+    C->setOperand(0, V);
+    C->setOperand(1, scalar(Ptr));
+    B.Insert(C);
+    return true;
+  }
+  if (Special)
+    return emitPerLane(B, I, Mask);
+  Value *Ptrs = Map.lookup(Ptr);
+  auto gatherOrScatter = [&](IRBuilder<> &GB) -> Value * {
+    if (LdI)
+      return GB.CreateMaskedGather(vecTy(Ty), Ptrs, A, Mask);
+    GB.CreateMaskedScatter(vec(GB, Val), Ptrs, A, Mask);
+    return nullptr;
+  };
+  auto It = Affines.find(Ptr);
+  TypeSize Size = DL().getTypeStoreSize(Ty);
+  bool Consecutive = It != Affines.end() && !Size.isScalable() &&
+                     It->second.Stride == (int64_t)Size.getFixedValue() &&
+                     DL().getTypeAllocSize(Ty) == Size;
+  if (!Consecutive) {
+    if (Value *R = gatherOrScatter(B))
+      Map[&I] = R;
+    return true;
+  }
+  const Affine &Af = It->second;
+  auto contiguous = [&](IRBuilder<> &CB) -> Value * {
+    if (LdI)
+      return CB.CreateMaskedLoad(vecTy(Ty), Af.Base, A, Mask);
+    CB.CreateMaskedStore(vec(CB, Val), Af.Base, A, Mask);
+    return nullptr;
+  };
+  if (!Af.Check) {
+    if (Value *R = contiguous(B))
+      Map[&I] = R;
+    return true;
+  }
+  BasicBlock *Pre = B.GetInsertBlock();
+  Function *Fn = Pre->getParent();
+  BasicBlock *Fast = BasicBlock::Create(Ctx, "consecutive", Fn);
+  BasicBlock *Slow = BasicBlock::Create(Ctx, "gather", Fn);
+  BasicBlock *Join = BasicBlock::Create(Ctx, "access.done", Fn);
+  B.CreateCondBr(Af.Check, Fast, Slow);
+  IRBuilder<> FB(Fast), SB(Slow);
+  Value *RF = contiguous(FB);
+  Value *RS = gatherOrScatter(SB);
+  FB.CreateBr(Join);
+  SB.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  if (LdI) {
+    PHINode *P = B.CreatePHI(vecTy(Ty), 2);
+    P->addIncoming(RF, Fast);
+    P->addIncoming(RS, Slow);
+    Map[&I] = P;
+  }
+  return true;
+}
+
+bool Vectorizer::emitInstruction(IRBuilder<> &B, Instruction &I,
+                                 Value *Mask) {
+  if (isa<LoadInst>(I) || isa<StoreInst>(I))
+    return emitMemory(B, I, Mask);
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return emitPerLane(B, I, Mask);
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    auto [Old, Ok] = CmpXchgParts.lookup(EV->getAggregateOperand());
+    Map[&I] = EV->getIndices()[0] == 0 ? Old : Ok;
+    return true;
+  }
+  if (auto *CI = dyn_cast<CallInst>(&I)) {
+    bool AnyVarying = false;
+    for (Value *Op : CI->args())
+      AnyVarying |= isVarying(Op);
+    if (AnyVarying)
+      return emitCall(B, *CI);
+  }
+  if (!isVarying(&I)) {
+    // Uniform: the same instruction on the uniform operands.
+    Instruction *C = I.clone();
+    for (unsigned K = 0; K < I.getNumOperands(); ++K)
+      if (!isa<BasicBlock>(I.getOperand(K)) && !isa<Function>(I.getOperand(K)))
+        C->setOperand(K, scalar(I.getOperand(K)));
+    B.Insert(C);
+    C->setName(I.getName());
+    Map[&I] = C;
+    return true;
+  }
+  noteAffine(B, I);
+  Value *R = nullptr;
+  if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    Value *L = vec(B, BO->getOperand(0)), *Rv = vec(B, BO->getOperand(1));
+    // Inactive lanes must not divide by zero or overflow a division.
+    switch (BO->getOpcode()) {
+    case Instruction::UDiv:
+    case Instruction::SDiv:
+    case Instruction::URem:
+    case Instruction::SRem:
+      Rv = B.CreateSelect(Mask, Rv, splat(ConstantInt::get(I.getType(), 1)));
+      break;
+    default:
+      break;
+    }
+    R = B.CreateBinOp(BO->getOpcode(), L, Rv);
+  } else if (auto *UO = dyn_cast<UnaryOperator>(&I)) {
+    R = B.CreateUnOp(UO->getOpcode(), vec(B, UO->getOperand(0)));
+  } else if (auto *CI = dyn_cast<CastInst>(&I)) {
+    R = B.CreateCast(CI->getOpcode(), vec(B, CI->getOperand(0)),
+                     vecTy(CI->getDestTy()));
+  } else if (auto *Cmp = dyn_cast<CmpInst>(&I)) {
+    R = B.CreateCmp(Cmp->getPredicate(), vec(B, Cmp->getOperand(0)),
+                    vec(B, Cmp->getOperand(1)));
+  } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    Value *C = isVarying(Sel->getCondition()) ? vec(B, Sel->getCondition())
+                                              : scalar(Sel->getCondition());
+    R = B.CreateSelect(C, vec(B, Sel->getTrueValue()),
+                       vec(B, Sel->getFalseValue()));
+  } else if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+    SmallVector<Value *> Idx;
+    for (auto GTI = gep_type_begin(GEP), E = gep_type_end(GEP); GTI != E;
+         ++GTI) {
+      Value *Op = GTI.getOperand();
+      Idx.push_back(isVarying(Op) ? Map.lookup(Op) : scalar(Op));
+    }
+    Value *Base = GEP->getPointerOperand();
+    R = B.CreateGEP(GEP->getSourceElementType(),
+                    isVarying(Base) ? Map.lookup(Base) : scalar(Base), Idx, "",
+                    GEP->getNoWrapFlags());
+    if (!R->getType()->isVectorTy())
+      R = B.CreateVectorSplat(W, R);
+  } else {
+    return fail(Twine("instruction '") + I.getOpcodeName() + "'");
+  }
+  if (auto *RI = dyn_cast<Instruction>(R)) {
+    RI->copyIRFlags(&I);
+    RI->setName(I.getName());
+  }
+  Map[&I] = R;
+  return true;
+}
+
+bool Vectorizer::emitBlock(BasicBlock *BB) {
+  BasicBlock *NB = BlockMap[BB];
+  IRBuilder<> B(NB);
+  PHINode *Mask = B.CreatePHI(maskTy(), 2, "lanes");
+  MaskPhi[BB] = Mask;
+  for (PHINode &P : BB->phis())
+    Map[&P] = B.CreatePHI(isVarying(&P) ? vecTy(P.getType()) : P.getType(),
+                          P.getNumIncomingValues(), P.getName());
+  // A loop whose latch is divergent keeps the lanes that left it so far.
+  if (Loop *L = LI.getLoopFor(BB); L && L->getHeader() == BB) {
+    BasicBlock *Latch = L->getLoopLatch();
+    auto *Br = cast<BranchInst>(Latch->getTerminator());
+    if (Br->isConditional() && isVarying(Br->getCondition())) {
+      LoopAcc &LA = LoopAccs[BB];
+      LA.Exited = B.CreatePHI(maskTy(), 2, "exited");
+      for (PHINode &P : L->getExitBlock()->phis()) {
+        Value *V = P.getIncomingValueForBlock(Latch);
+        auto *VI = dyn_cast<Instruction>(V);
+        if (!VI || !L->contains(VI))
+          continue; // loop-invariant: the same at every exit
+        if (!LA.LiveOut.count(V))
+          LA.LiveOut[V] = B.CreatePHI(vecTy(V->getType()), 2, "liveout");
+      }
+    }
+  }
+  for (Instruction &I : *BB) {
+    if (isa<PHINode>(I) || I.isTerminator())
+      continue;
+    if (!emitInstruction(B, I, Mask))
+      return false;
+  }
+  BlockEnd[BB] = B.GetInsertBlock();
+  return emitTerminator(B, BB);
+}
+
+bool Vectorizer::emitTerminator(IRBuilder<> &B, BasicBlock *BB) {
+  Value *Mask = MaskPhi[BB];
+  Instruction *T = BB->getTerminator();
+  if (isa<ReturnInst>(T)) {
+    B.CreateRetVoid();
+    return true;
+  }
+  auto *Br = cast<BranchInst>(T);
+  if (!Br->isConditional()) {
+    Edges.emplace_back(BB, Br->getSuccessor(0), Mask);
+    B.CreateBr(BlockMap[Br->getSuccessor(0)]);
+    return true;
+  }
+  BasicBlock *S0 = Br->getSuccessor(0), *S1 = Br->getSuccessor(1);
+  Value *C = Br->getCondition();
+  if (!isVarying(C)) {
+    Edges.emplace_back(BB, S0, Mask);
+    Edges.emplace_back(BB, S1, Mask);
+    B.CreateCondBr(scalar(C), BlockMap[S0], BlockMap[S1]);
+    return true;
+  }
+  Value *VC = Map.lookup(C);
+  Loop *L = LI.getLoopFor(BB);
+  if (L && L->getLoopLatch() == BB &&
+      (S0 == L->getHeader() || S1 == L->getHeader())) {
+    // The latch of a loop with a divergent exit: lanes whose condition says
+    // leave are done; the loop goes on while any lane continues.
+    bool ContOnTrue = S0 == L->getHeader();
+    BasicBlock *Exit = ContOnTrue ? S1 : S0;
+    if (Exit != L->getExitBlock())
+      return fail("a loop with several exits");
+    Value *Cont = B.CreateAnd(Mask, ContOnTrue ? VC : B.CreateNot(VC));
+    Value *Leave = B.CreateAnd(Mask, ContOnTrue ? B.CreateNot(VC) : VC);
+    LoopAcc &LA = LoopAccs[L->getHeader()];
+    Value *Exited = B.CreateOr(LA.Exited, Leave);
+    BasicBlock *NB = B.GetInsertBlock();
+    LA.Exited->addIncoming(Exited, NB);
+    Edge E{BB, Exit, Exited};
+    for (auto &[V, Acc] : LA.LiveOut) {
+      Value *New = B.CreateSelect(Leave, vec(B, V), Acc);
+      Acc->addIncoming(New, NB);
+      E.LiveOut[V] = New;
+    }
+    Edges.emplace_back(BB, L->getHeader(), Cont);
+    Edges.push_back(std::move(E));
+    Value *Any = B.CreateOrReduce(Cont);
+    B.CreateCondBr(Any, BlockMap[L->getHeader()], BlockMap[Exit]);
+    return true;
+  }
+  // A divergent `if`: the successor that post-dominates the branch is the
+  // join; lanes that skip the body wait there.
+  BasicBlock *Join = nullptr, *Body = nullptr;
+  Value *Taken = nullptr;
+  DomTreeNode *PN = PDT.getNode(BB);
+  BasicBlock *IPDom = PN && PN->getIDom() ? PN->getIDom()->getBlock() : nullptr;
+  if (IPDom && S1 == IPDom) {
+    Join = S1, Body = S0, Taken = VC;
+  } else if (IPDom && S0 == IPDom) {
+    Join = S0, Body = S1, Taken = B.CreateNot(VC);
+  } else {
+    return fail("a divergent branch that is not an if or a loop latch");
+  }
+  Value *In = B.CreateAnd(Mask, Taken);
+  Value *Out = B.CreateAnd(Mask, B.CreateNot(Taken));
+  PendingAt[Join].push_back({BB, Out});
+  Edges.emplace_back(BB, Body, In);
+  Edges.emplace_back(BB, Join, Out);
+  Value *Any = B.CreateOrReduce(In);
+  if (Body == S0)
+    B.CreateCondBr(Any, BlockMap[Body], BlockMap[Join]);
+  else
+    B.CreateCondBr(B.CreateNot(Any), BlockMap[Join], BlockMap[Body]);
+  return true;
+}
+
+/// Fills every phi of the new function: the masks and values arriving along
+/// each edge, merged per lane with the lanes that skipped an `if` and wait
+/// at its join (taking the value they had at the branch).
+void Vectorizer::finishPhis() {
+  for (Edge &E : Edges) {
+    BasicBlock *From = BlockEnd[E.From];
+    IRBuilder<> B(From->getTerminator());
+    // The ifs whose skipped lanes join here, arriving with this edge: those
+    // whose branch dominates the edge's source (and is not its source).
+    SmallVector<Pending *> Waiting;
+    for (Pending &P : PendingAt[E.To])
+      if (P.Branch != E.From && DT.dominates(P.Branch, E.From))
+        Waiting.push_back(&P);
+    Value *Lanes = E.Lanes;
+    for (Pending *P : Waiting)
+      Lanes = B.CreateOr(Lanes, P->Lanes);
+    MaskPhi[E.To]->addIncoming(Lanes, From);
+    for (PHINode &P : E.To->phis()) {
+      auto *NP = cast<PHINode>(Map[&P]);
+      Value *V = P.getIncomingValueForBlock(E.From);
+      Value *NV;
+      if (auto It = E.LiveOut.find(V); It != E.LiveOut.end())
+        NV = It->second;
+      else
+        NV = isVarying(&P) ? vec(B, V) : scalar(V);
+      for (Pending *Pd : Waiting)
+        NV = B.CreateSelect(Pd->Lanes,
+                            vec(B, P.getIncomingValueForBlock(Pd->Branch)), NV);
+      NP->addIncoming(NV, From);
+    }
+  }
+}
+
+Function *Vectorizer::run(StringRef Name) {
+  DT.recalculate(F);
+  PDT.recalculate(F);
+  LI.analyze(DT);
+  if (!check())
+    return nullptr;
+  computeUniformity();
+  // A loop with a divergent latch must have one exit, from its latch.
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    BasicBlock *Latch = L->getLoopLatch();
+    if (!Latch)
+      return fail("a loop without a single latch"), nullptr;
+    auto *Br = cast<BranchInst>(Latch->getTerminator());
+    if (Br->isConditional() && isVarying(Br->getCondition()) &&
+        (!L->getExitBlock() || L->getExitingBlock() != Latch))
+      return fail("a loop with a divergent exit that is not its latch"),
+             nullptr;
+  }
+
+  // void Name(ptr params, ptr ctx, i32 t0, ptr shared): threads t0 .. t0+W-1.
+  Type *Ptr = PointerType::get(Ctx, 0);
+  FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx),
+                                       {Ptr, Ptr, I32, Ptr}, false);
+  VF = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
+  VF->addFnAttr(Attribute::AlwaysInline);
+  // As on the scalar block function: the parameter buffer and the block
+  // context are reached through these pointers only. The shared arena is
+  // not: a generic pointer into it may have been stored and reloaded.
+  for (unsigned A : {0u, 1u})
+    VF->addParamAttr(A, Attribute::NoAlias);
+  Argument *Params = VF->getArg(0), *CtxArg = VF->getArg(1),
+           *T0 = VF->getArg(2), *Shared = VF->getArg(3);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", VF);
+  IRBuilder<> B(Entry);
+  auto ctxU32 = [&](unsigned Off, const char *N) {
+    LoadInst *L = B.CreateAlignedLoad(
+        I32, B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), CtxArg, Off),
+        Align(4), N);
+    L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+    return L;
+  };
+  Value *NX = ctxU32(24, "ntid.x"), *NY = ctxU32(28, "ntid.y"),
+        *NZ = ctxU32(32, "ntid.z");
+  Value *NThreads = B.CreateMul(B.CreateMul(NX, NY), NZ, "nthreads");
+  SmallVector<Constant *> Lanes;
+  for (unsigned L = 0; L < W; ++L)
+    Lanes.push_back(B.getInt32(L));
+  Iota = ConstantVector::get(Lanes);
+  Value *T = B.CreateAdd(B.CreateVectorSplat(W, T0), Iota, "t");
+  Value *Mask0 = B.CreateICmpULT(T, B.CreateVectorSplat(W, NThreads), "lanes");
+  // ntid.x is a multiple of W (the caller checks), so the W threads are one
+  // row of the block: consecutive %tid.x, one %tid.y and %tid.z.
+  Value *TX0 = B.CreateURem(T0, NX, "tid.x0");
+  Value *TidX = B.CreateAdd(B.CreateVectorSplat(W, TX0), Iota, "tid.x");
+  Value *TidY = B.CreateURem(B.CreateUDiv(T0, NX), NY, "tid.y");
+  Value *TidZ = B.CreateUDiv(T0, B.CreateMul(NX, NY), "tid.z");
+  Map[F.getArg(ArgParams)] = Params;
+  Map[F.getArg(ArgCtx)] = CtxArg;
+  Map[F.getArg(ArgShared)] = Shared;
+  Map[F.getArg(ArgTidX)] = TidX;
+  Map[F.getArg(ArgTidY)] = TidY;
+  Map[F.getArg(ArgTidZ)] = TidZ;
+  Affines[F.getArg(ArgTidX)] = {TX0, 1, nullptr};
+
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  for (BasicBlock *BB : RPO)
+    BlockMap[BB] = BasicBlock::Create(Ctx, BB->getName(), VF);
+  BasicBlock *FirstNew = BlockMap[&F.getEntryBlock()];
+  B.CreateBr(FirstNew);
+  for (BasicBlock *BB : RPO)
+    if (!emitBlock(BB)) {
+      VF->eraseFromParent();
+      return nullptr;
+    }
+  MaskPhi[&F.getEntryBlock()]->addIncoming(Mask0, Entry);
+  finishPhis();
+  // Loop accumulators start empty.
+  for (auto &[Header, LA] : LoopAccs) {
+    BasicBlock *NH = BlockMap[Header];
+    for (BasicBlock *Pred : predecessors(NH)) {
+      if (LA.Exited->getBasicBlockIndex(Pred) >= 0)
+        continue;
+      LA.Exited->addIncoming(Constant::getNullValue(maskTy()), Pred);
+      for (auto &[V, Acc] : LA.LiveOut)
+        Acc->addIncoming(PoisonValue::get(Acc->getType()), Pred);
+    }
+  }
+  std::string Err;
+  raw_string_ostream OS(Err);
+  if (verifyFunction(*VF, &OS)) {
+    fail("internal error: " + OS.str());
+    VF->eraseFromParent();
+    return nullptr;
+  }
+  return VF;
+}
+
+} // namespace
+
+unsigned warpVectorWidth(const TargetMachine *TM) {
+  if (const char *E = std::getenv("CUHIP_CPU_VECTORIZE"); E && !std::strcmp(E, "0"))
+    return 0;
+  // Without a target machine (unoptimized dumps), the host CPU the JIT
+  // would compile for.
+  bool Avx512 = TM ? TM->getTargetFeatureString().contains("+avx512f")
+                   : sys::getHostCPUFeatures().lookup("avx512f");
+  return Avx512 ? 16 : 8;
+}
+
+Function *vectorizeThreadFunction(Function &Thread, unsigned W,
+                                  const Twine &Name, std::string &WhyNot) {
+  // Work on a copy: the scalar path still needs the thread function.
+  ValueToValueMapTy VMap;
+  Function *Copy = CloneFunction(&Thread, VMap);
+  Copy->setName(Thread.getName() + ".vectorizing");
+  {
+    FunctionAnalysisManager FAM;
+    PassBuilder PB;
+    PB.registerFunctionAnalyses(FAM);
+    FunctionPassManager FPM;
+    FPM.addPass(UnifyFunctionExitNodesPass());
+    FPM.addPass(LowerSwitchPass());
+    FPM.addPass(LoopSimplifyPass());
+    FPM.addPass(LCSSAPass());
+    FPM.addPass(StructurizeCFGPass());
+    FPM.addPass(LoopSimplifyPass());
+    FPM.addPass(LCSSAPass());
+    FPM.run(*Copy, FAM);
+  }
+  Function *VF = Vectorizer(*Copy, W, WhyNot).run(Name.str());
+  Copy->eraseFromParent();
+  return VF;
+}
+
+} // namespace cuhip::ptx::host

@@ -14,6 +14,7 @@
 #include "../CodegenDiagnostics.h"
 
 #include "CompileCache.h"
+#include "HostPasses.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -122,7 +123,8 @@ std::string HostCompiler::cacheKey(std::string_view Ptx) const {
   // the rest of the pipeline is covered by compilerVersion().
   std::string Options =
       "O3 reloc=" + std::to_string(static_cast<int>(TM->getRelocationModel())) +
-      " cm=" + std::to_string(static_cast<int>(TM->getCodeModel()));
+      " cm=" + std::to_string(static_cast<int>(TM->getCodeModel())) +
+      " lanes=" + std::to_string(warpVectorWidth(TM.get()));
   return compileCacheKey(StringRef(Ptx.data(), Ptx.size()),
                          TM->getTargetTriple().str(), TM->getTargetCPU(),
                          TM->getTargetFeatureString(), Options);

@@ -14,7 +14,8 @@
 // second process takes to load the module from the compile cache, measured
 // by running this program again as a child with the same cache directory.
 //
-// usage: bench_cpu_vs_native [--quick] [--reps N] [--ptx kernels.ptx]
+// usage: bench_cpu_vs_native [--quick] [--reps N] [--only WORKLOAD]
+//                            [--ptx kernels.ptx]
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -45,6 +46,7 @@ struct Options {
   int Reps = 7;
   std::string PtxPath;
   bool ModuleLoadChild = false;
+  std::string Only; // run just this workload (for profiling); empty: all
 };
 
 /// One line of the table.
@@ -531,12 +533,16 @@ Options parseOptions(int Argc, char **Argv) {
       O.ModuleLoadChild = true;
     else if (A == "--reps" && I + 1 < Argc)
       O.Reps = std::atoi(Argv[++I]);
+    else if (A == "--only" && I + 1 < Argc)
+      O.Only = Argv[++I];
     else if (A == "--ptx" && I + 1 < Argc)
       O.PtxPath = Argv[++I];
     else {
       std::fprintf(stderr,
                    "usage: bench_cpu_vs_native [--quick] [--reps N] "
-                   "[--ptx kernels.ptx]\n");
+                   "[--only WORKLOAD] [--ptx kernels.ptx]\n"
+                   "workloads: triad layernorm softmax sgemm histogram "
+                   "launch module-load\n");
       std::exit(2);
     }
   }
@@ -588,14 +594,24 @@ int main(int Argc, char **Argv) {
   std::fflush(stdout);
 
   std::vector<Row> Rows;
-  Rows.push_back(benchTriad(O, K));
-  Rows.push_back(benchLayernorm(O, K));
-  Rows.push_back(benchSoftmax(O, K));
-  Rows.push_back(benchSgemm(O, K));
-  Rows.push_back(benchHistogram(O, K));
-  Rows.push_back(benchLaunch(O, K));
+  auto Want = [&](const char *Name) { return O.Only.empty() || O.Only == Name; };
+  if (Want("triad"))
+    Rows.push_back(benchTriad(O, K));
+  if (Want("layernorm"))
+    Rows.push_back(benchLayernorm(O, K));
+  if (Want("softmax"))
+    Rows.push_back(benchSoftmax(O, K));
+  if (Want("sgemm"))
+    Rows.push_back(benchSgemm(O, K));
+  if (Want("histogram"))
+    Rows.push_back(benchHistogram(O, K));
+  if (Want("launch"))
+    Rows.push_back(benchLaunch(O, K));
   bool Stored = !std::filesystem::is_empty(CacheDir);
-  Rows.push_back(benchCachedModuleLoad(O, Cold));
+  if (Want("module-load"))
+    Rows.push_back(benchCachedModuleLoad(O, Cold));
+  if (Rows.empty())
+    die("no workload named '" + O.Only + "'");
   std::filesystem::remove_all(CacheDir);
   printTable(Rows);
   if (!Stored)

@@ -14,8 +14,8 @@
 // second process takes to load the module from the compile cache, measured
 // by running this program again as a child with the same cache directory.
 //
-// usage: bench_cpu_vs_native [--quick] [--reps N] [--only WORKLOAD]
-//                            [--ptx kernels.ptx]
+// usage: cpu_vs_native [--quick] [--reps N] [--only WORKLOAD]
+//                      [--ptx kernels.ptx]
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -92,7 +92,7 @@ std::pair<double, double> interleaved(int Reps, C &&Cuhip, N &&Native) {
 }
 
 [[noreturn]] void die(const std::string &Msg) {
-  std::fprintf(stderr, "bench_cpu_vs_native: error: %s\n", Msg.c_str());
+  std::fprintf(stderr, "cpu_vs_native: error: %s\n", Msg.c_str());
   std::exit(2);
 }
 
@@ -539,7 +539,7 @@ Options parseOptions(int Argc, char **Argv) {
       O.PtxPath = Argv[++I];
     else {
       std::fprintf(stderr,
-                   "usage: bench_cpu_vs_native [--quick] [--reps N] "
+                   "usage: cpu_vs_native [--quick] [--reps N] "
                    "[--only WORKLOAD] [--ptx kernels.ptx]\n"
                    "workloads: triad layernorm softmax sgemm histogram "
                    "launch module-load\n");

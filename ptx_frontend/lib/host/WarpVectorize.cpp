@@ -58,6 +58,9 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/InstSimplifyPass.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Scalar/StructurizeCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
@@ -963,6 +966,12 @@ Function *vectorizeThreadFunction(Function &Thread, unsigned W,
     PassBuilder PB;
     PB.registerFunctionAnalyses(FAM);
     FunctionPassManager FPM;
+    // Folded constants and merged expressions first: the neutral IR's
+    // operand checks (e.g. a shift's range select) would hide addresses'
+    // affine form.
+    FPM.addPass(InstSimplifyPass());
+    FPM.addPass(EarlyCSEPass());
+    FPM.addPass(SimplifyCFGPass());
     FPM.addPass(UnifyFunctionExitNodesPass());
     FPM.addPass(LowerSwitchPass());
     FPM.addPass(LoopSimplifyPass());

@@ -19,6 +19,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
 
 #include <map>
 
@@ -140,8 +141,12 @@ uint32_t flattenAddressSpaces(Function &F, Value *SharedBase,
     I->eraseFromParent();
   }
 
-  // 4. Every memory access through a flat pointer.
+  // 4. Every memory access through a flat pointer. Atomics on `.shared`
+  // memory become plain read-modify-writes: a block's shared arena is only
+  // ever touched by the one host thread that runs the whole block, so no
+  // other thread can come between the read and the write.
   PointerType *Flat = PointerType::get(Ctx, 0);
+  SmallVector<Instruction *> SharedAtomics;
   for (Instruction &I : instructions(F)) {
     unsigned Idx;
     if (isa<LoadInst>(I))
@@ -157,8 +162,16 @@ uint32_t flattenAddressSpaces(Function &F, Value *SharedBase,
     Value *P = I.getOperand(Idx);
     if (P->getType() == Flat)
       continue;
+    if (isShared(P) && (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)))
+      SharedAtomics.push_back(&I);
     IRBuilder<> B(&I);
     I.setOperand(Idx, B.CreateAddrSpaceCast(P, Flat));
+  }
+  for (Instruction *I : SharedAtomics) {
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
+      lowerAtomicRMWInst(RMW);
+    else
+      lowerAtomicCmpXchgInst(cast<AtomicCmpXchgInst>(I));
   }
   return uint32_t(DynamicStart);
 }

@@ -20,4 +20,9 @@ namespace cuhip::ptx::host {
 uint32_t flattenAddressSpaces(llvm::Function &F, llvm::Value *SharedBase,
                               uint32_t &SharedAlign, uint32_t ReservedBytes);
 
+/// Gives every loop of F that only polls memory (atomic or volatile loads,
+/// lock attempts) a call to cuhip_block_yield on its back edges, taken when
+/// the block context Ctx has a fiber. Returns the number of back edges.
+unsigned insertPollLoopYields(llvm::Function &F, llvm::Value *Ctx);
+
 } // namespace cuhip::ptx::host

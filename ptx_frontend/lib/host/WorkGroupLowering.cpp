@@ -381,16 +381,20 @@ void WorkGroupBuilder::replaceSpecialRegisters() {
       R = B.CreateLShr(B.CreateAdd(N, B.getInt32(31)), 5);
       break;
     }
-    default:
-      // %envreg0..31 hold no driver data outside cooperative launches.
-      if (II->getIntrinsicID() >= Intrinsic::nvvm_read_ptx_sreg_envreg0 &&
-          II->getIntrinsicID() <= Intrinsic::nvvm_read_ptx_sreg_envreg9 &&
-          II->getCalledFunction()->getName().starts_with(
-              "llvm.nvvm.read.ptx.sreg.envreg")) {
-        R = B.getInt32(0);
-        break;
-      }
-      continue;
+    default: {
+      // %envreg0..3 come from the block context (%envreg1:%envreg2 is the
+      // cooperative grid workspace); the driver puts nothing in the others.
+      StringRef Name = II->getCalledFunction()->getName();
+      unsigned Env = 0;
+      if (!Name.consume_front("llvm.nvvm.read.ptx.sreg.envreg") ||
+          Name.getAsInteger(10, Env))
+        continue;
+      R = Env < std::size(BlockContext{}.EnvReg)
+              ? loadCtxU32(B, CtxArg, offsetof(BlockContext, EnvReg) + 4 * Env,
+                           "envreg")
+              : B.getInt32(0);
+      break;
+    }
     }
     II->replaceAllUsesWith(R);
     II->eraseFromParent();
@@ -1150,6 +1154,9 @@ Error WorkGroupBuilder::run() {
   replaceSpecialRegisters();
   bindDeviceLibraryCalls();
   promoteRegisters();
+  // Before the collectives are cut: their exchange stores would hide the
+  // polling loops around them.
+  insertPollLoopYields(*Thread, Thread->getArg(ArgCtx));
   cutAtCollectives();
   if (Error E = splitAtCuts())
     return E;

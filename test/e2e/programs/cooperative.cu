@@ -3,7 +3,8 @@
 // writes its slot, then reads its neighbours' slots after a grid.sync(); a
 // grid-wide sum is reduced in two phases; a grid-wide counter is bumped by
 // every block once per round over several rounds. A grid one block larger
-// than the limit is refused with cudaErrorCooperativeLaunchTooLarge.
+// than the limit is refused with cudaErrorCooperativeLaunchTooLarge, and a
+// block that traps while the others wait at grid.sync() fails the launch.
 #include <cooperative_groups.h>
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -55,6 +56,16 @@ __global__ void phases(int *Slots, int *Neighbours, long long *Partial,
       atomicAdd(&RoundSeen[R], 1);
     Grid.sync();
   }
+}
+
+// Block 0 traps while the others wait for it at grid.sync(): the launch
+// fails instead of waiting forever.
+__global__ void trapBeforeSync(int *Out) {
+  cg::grid_group Grid = cg::this_grid();
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    __trap();
+  Grid.sync();
+  Out[blockIdx.x] = 1;
 }
 
 static bool runGrid(int Blocks) {
@@ -157,6 +168,20 @@ int main() {
   }
   cudaGetLastError();
   Ok = Ok && runGrid(Max);
+
+  // Last: a fault leaves the context unusable.
+  int *Out;
+  cudaMalloc(&Out, Max * sizeof(int));
+  void *TrapArgs[] = {&Out};
+  E = cudaLaunchCooperativeKernel((void *)trapBeforeSync, dim3(Max),
+                                  dim3(Threads), TrapArgs, 0, 0);
+  if (E == cudaSuccess)
+    E = cudaDeviceSynchronize();
+  if (E != cudaErrorLaunchFailure) {
+    std::printf("FAIL: a trap in a cooperative grid gave %s\n",
+                cudaGetErrorName(E));
+    Ok = false;
+  }
   if (!Ok)
     return 1;
   std::printf("PASS\n");

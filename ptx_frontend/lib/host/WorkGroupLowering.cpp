@@ -808,8 +808,15 @@ static void remapRegion(ArrayRef<BasicBlock *> Clones, BasicBlock *EntryClone,
   for (BasicBlock *C : Clones)
     for (Instruction &I : *C)
       RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
-  if (StartsAtCut && isCut(EntryClone->front()))
-    EntryClone->front().eraseFromParent();
+  if (!StartsAtCut)
+    return;
+  // The cut heads its block, unless an operand of it (a barrier number in a
+  // register) was demoted to the frame: its reload then comes first.
+  for (Instruction &I : *EntryClone)
+    if (isCut(I)) {
+      I.eraseFromParent();
+      return;
+    }
 }
 
 void WorkGroupBuilder::buildScheduledBlockFunction() {

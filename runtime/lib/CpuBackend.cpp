@@ -57,12 +57,14 @@ Status blockOutcome(const ptx::host::CompiledKernel &K, uint32_t Code,
                     uint64_t TrapBlock, uint32_t Failure,
                     std::string &Message) {
   if (Code) {
-    Message = "kernel '" + K.Info.Name + "': block " + std::to_string(TrapBlock) +
+    Message = "kernel '" + K.Info.Name + "': block " +
+              std::to_string(TrapBlock) +
               (Code == ptx::host::TrapAssert ? " failed a device-side assert"
                : Code == ptx::host::TrapBreakpoint
                    ? " reached a breakpoint (brkpt) with no debugger attached"
                    : " executed a trap instruction");
-    return Code == ptx::host::TrapAssert ? cudaErrorAssert : cudaErrorLaunchFailure;
+    return Code == ptx::host::TrapAssert ? cudaErrorAssert
+                                         : cudaErrorLaunchFailure;
   }
   if (Failure == ptx::host::BlockDivergentBarrier) {
     Message = "kernel '" + K.Info.Name +
@@ -92,8 +94,8 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
       DynamicShared;
   size_t FrameBytes = size_t(K.Layout.FrameBytesPerThread) * Threads;
   if (Cooperative)
-    return launchCooperative(K, Grid, Block, Params, DynamicShared,
-                             SharedBytes, FrameBytes, Message);
+    return launchCooperative(K, Grid, Block, Params, DynamicShared, SharedBytes,
+                             FrameBytes, Message);
   for (Scratch &S : Scratches)
     if (!grow(S.Shared, S.SharedSize, std::max<size_t>(SharedBytes, 64)) ||
         !grow(S.Frames, S.FramesSize, std::max<size_t>(FrameBytes, 64))) {
@@ -192,8 +194,9 @@ void blockMain(unsigned High, unsigned Low) {
 bool prepareBlock(CoopBlock &B, size_t SharedBytes, size_t FrameBytes) {
   size_t Page = size_t(sysconf(_SC_PAGESIZE));
   size_t Bytes = FiberStackBytes + Page;
-  void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  void *M =
+      mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (M == MAP_FAILED)
     return false;
   B.StackMapping = M;
@@ -201,8 +204,10 @@ bool prepareBlock(CoopBlock &B, size_t SharedBytes, size_t FrameBytes) {
   // The lowest page stays inaccessible: an overflow faults instead of
   // overwriting another block's stack.
   mprotect(M, Page, PROT_NONE);
-  void *S = std::aligned_alloc(64, (std::max<size_t>(SharedBytes, 64) + 63) & ~size_t(63));
-  void *F = std::aligned_alloc(64, (std::max<size_t>(FrameBytes, 64) + 63) & ~size_t(63));
+  void *S = std::aligned_alloc(64, (std::max<size_t>(SharedBytes, 64) + 63) &
+                                       ~size_t(63));
+  void *F = std::aligned_alloc(64, (std::max<size_t>(FrameBytes, 64) + 63) &
+                                       ~size_t(63));
   B.Shared.reset(static_cast<uint8_t *>(S));
   B.Frames.reset(static_cast<uint8_t *>(F));
   if (!S || !F || getcontext(&B.Context) != 0)

@@ -671,9 +671,9 @@ static int cpuResidentBlocks(const DeviceInfo &D, uint64_t Threads,
       SharedBytes > D.SharedMemPerBlockOptin)
     return 0;
   uint64_t Warps = (Threads + D.WarpSize - 1) / D.WarpSize;
-  uint64_t N = std::min<uint64_t>(
-      D.MaxBlocksPerMultiProcessor,
-      D.MaxThreadsPerMultiProcessor / (Warps * D.WarpSize));
+  uint64_t N =
+      std::min<uint64_t>(D.MaxBlocksPerMultiProcessor,
+                         D.MaxThreadsPerMultiProcessor / (Warps * D.WarpSize));
   if (SharedBytes)
     N = std::min<uint64_t>(N, D.SharedMemPerMultiprocessor / SharedBytes);
   return int(N);
@@ -697,9 +697,9 @@ Status Runtime::maxActiveBlocksPerMultiprocessor(Kernel *K, int BlockSize,
     return record(S);
   if (!K->Compiled)
     return record(cudaErrorInvalidDeviceFunction);
-  *Blocks = cpuResidentBlocks(P->Device, uint64_t(BlockSize),
-                              K->Compiled->Info.StaticSharedBytes +
-                                  DynamicShared);
+  *Blocks =
+      cpuResidentBlocks(P->Device, uint64_t(BlockSize),
+                        K->Compiled->Info.StaticSharedBytes + DynamicShared);
   return cudaSuccess;
 }
 

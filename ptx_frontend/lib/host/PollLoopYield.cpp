@@ -61,8 +61,7 @@ bool isPollingLoop(const Loop &L) {
         Reads = true;
         continue;
       }
-      if ((isa<IntrinsicInst>(I) && !I.mayWriteToMemory()) ||
-          isa<FenceInst>(I))
+      if ((isa<IntrinsicInst>(I) && !I.mayWriteToMemory()) || isa<FenceInst>(I))
         continue;
       if (I.mayWriteToMemory() || isa<CallBase>(I))
         return false;
@@ -89,8 +88,8 @@ unsigned insertPollLoopYields(Function &F, Value *Ctx) {
   Module &M = *F.getParent();
   LLVMContext &C = M.getContext();
   FunctionCallee Yield = M.getOrInsertFunction(
-      "cuhip_block_yield", FunctionType::get(Type::getVoidTy(C),
-                                             {PointerType::get(C, 0)}, false));
+      "cuhip_block_yield",
+      FunctionType::get(Type::getVoidTy(C), {PointerType::get(C, 0)}, false));
   unsigned Inserted = 0;
   for (auto [Latch, Header] : BackEdges) {
     // An edge of an outer polling loop may already have been split for an
@@ -101,8 +100,8 @@ unsigned insertPollLoopYields(Function &F, Value *Ctx) {
     IRBuilder<> B(Edge->getTerminator());
     Value *FiberSlot = B.CreateConstInBoundsGEP1_32(
         B.getInt8Ty(), Ctx, offsetof(BlockContext, Fiber));
-    Value *Fiber = B.CreateAlignedLoad(B.getPtrTy(), FiberSlot, Align(8),
-                                       "fiber");
+    Value *Fiber =
+        B.CreateAlignedLoad(B.getPtrTy(), FiberSlot, Align(8), "fiber");
     Value *IsFiber = B.CreateIsNotNull(Fiber, "is.fiber");
     Instruction *Then =
         SplitBlockAndInsertIfThen(IsFiber, Edge->getTerminator(), false);

@@ -1,7 +1,8 @@
 //===- PollLoopYield.cpp - Let polling loops give the worker away ---------===//
 //
 // A loop that only reads memory with atomic or volatile loads (or tries to
-// take a lock with cmpxchg/exchange) waits for another thread to write.
+// take a lock with cmpxchg/exchange), and whose exit depends on what it
+// read, waits for another thread to write.
 // When that thread is another block of a cooperative grid running as a
 // fiber on the same worker (grid.sync()'s arrival counter, flags between
 // blocks), spinning would never let it run. Each back edge of such a loop
@@ -16,6 +17,7 @@
 
 #include "cuhip/ptx/HostTarget.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -50,23 +52,46 @@ bool isPollingRead(const Instruction &I) {
   return false;
 }
 
-/// A loop polls when it reads memory another thread writes and writes
-/// nothing itself except through its lock attempts: a loop that also
-/// stores or adds does work of its own and is not a wait.
+/// Does leaving L depend on a polling read inside it? A loop that reads
+/// volatile data but stops after a count (summing a volatile array) does
+/// not wait for anybody.
+bool exitDependsOnPollingRead(const Loop &L) {
+  SmallVector<BasicBlock *> Exiting;
+  L.getExitingBlocks(Exiting);
+  SmallVector<const Value *> Work;
+  SmallPtrSet<const Value *, 32> Seen;
+  for (BasicBlock *BB : Exiting) {
+    const Instruction *T = BB->getTerminator();
+    if (auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+      Work.push_back(Br->getCondition());
+    else if (auto *Sw = dyn_cast<SwitchInst>(T))
+      Work.push_back(Sw->getCondition());
+  }
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !L.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (isPollingRead(*I))
+      return true;
+    for (const Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return false;
+}
+
+/// A loop polls when whether it ends depends on memory another thread
+/// writes, and it writes nothing itself except through its lock attempts:
+/// a loop that also stores or adds does work of its own and is not a wait.
 bool isPollingLoop(const Loop &L) {
-  bool Reads = false;
   for (const BasicBlock *BB : L.blocks())
     for (const Instruction &I : *BB) {
-      if (isPollingRead(I)) {
-        Reads = true;
-        continue;
-      }
-      if ((isa<IntrinsicInst>(I) && !I.mayWriteToMemory()) || isa<FenceInst>(I))
+      if (isPollingRead(I) || isa<FenceInst>(I) ||
+          (isa<IntrinsicInst>(I) && !I.mayWriteToMemory()))
         continue;
       if (I.mayWriteToMemory() || isa<CallBase>(I))
         return false;
     }
-  return Reads;
+  return exitDependsOnPollingRead(L);
 }
 
 } // namespace

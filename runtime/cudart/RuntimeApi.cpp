@@ -112,6 +112,25 @@ CUHIP_EXPORT cudaError_t cudaLaunchKernel(const void *Func, dim3 GridDim,
                           SharedMem, Stream);
 }
 
+CUHIP_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *NumBlocks, const void *Func, int BlockSize, size_t DynamicSMemSize,
+    unsigned int Flags) {
+  // cudaOccupancyDefault (0) and cudaOccupancyDisableCachingOverride (1).
+  if (Flags > 1)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  rt::Kernel *K = kernelFor(Func);
+  if (!K)
+    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
+  return runtime().maxActiveBlocksPerMultiprocessor(K, BlockSize,
+                                                    DynamicSMemSize, NumBlocks);
+}
+
+CUHIP_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *NumBlocks, const void *Func, int BlockSize, size_t DynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      NumBlocks, Func, BlockSize, DynamicSMemSize, 0);
+}
+
 CUHIP_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *Func, dim3 GridDim,
                                                dim3 BlockDim, void **Args,
                                                size_t SharedMem,

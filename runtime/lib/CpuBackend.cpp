@@ -5,6 +5,14 @@
 // function with its own shared-memory arena and thread frames, so no OS
 // thread is ever created per CUDA thread or per block.
 //
+// A cooperative launch needs every block resident at once, since its
+// blocks wait for each other at grid.sync(). There each block is a fiber
+// with its own stack, arena and frames; a participant starts blocks while
+// any are left and otherwise resumes its own in turn, and a block that
+// polls memory (grid.sync()'s arrival counter) yields back to it. A block
+// stays on the thread that started it, so thread-local state (the trap
+// context) never moves under it.
+//
 //===----------------------------------------------------------------------===//
 #include "CpuBackend.h"
 
@@ -13,6 +21,10 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 namespace cuhip::rt {
 
@@ -39,6 +51,29 @@ bool grow(std::unique_ptr<uint8_t[], void (*)(void *)> &Buf, size_t &Size,
   Size = Bytes;
   return true;
 }
+/// The launch's result from the first trap (with the block that took it)
+/// and the first failed block status.
+Status blockOutcome(const ptx::host::CompiledKernel &K, uint32_t Code,
+                    uint64_t TrapBlock, uint32_t Failure,
+                    std::string &Message) {
+  if (Code) {
+    Message = "kernel '" + K.Info.Name + "': block " +
+              std::to_string(TrapBlock) +
+              (Code == ptx::host::TrapAssert ? " failed a device-side assert"
+               : Code == ptx::host::TrapBreakpoint
+                   ? " reached a breakpoint (brkpt) with no debugger attached"
+                   : " executed a trap instruction");
+    return Code == ptx::host::TrapAssert ? cudaErrorAssert
+                                         : cudaErrorLaunchFailure;
+  }
+  if (Failure == ptx::host::BlockDivergentBarrier) {
+    Message = "kernel '" + K.Info.Name +
+              "': threads of a block waited at different barriers "
+              "(__syncthreads in divergent code)";
+    return cudaErrorLaunchFailure;
+  }
+  return cudaSuccess;
+}
 } // namespace
 
 CpuBackend::CpuBackend() : Pool(defaultWorkers()) {
@@ -49,7 +84,7 @@ CpuBackend::~CpuBackend() = default;
 
 Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
                           Dim3 Block, const void *Params, size_t DynamicShared,
-                          std::string &Message) {
+                          bool Cooperative, std::string &Message) {
   std::lock_guard<std::mutex> Serial(LaunchLock);
   uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
   uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
@@ -58,6 +93,9 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
       ((K.Layout.StaticSharedBytes + SharedAlign - 1) & ~(SharedAlign - 1)) +
       DynamicShared;
   size_t FrameBytes = size_t(K.Layout.FrameBytesPerThread) * Threads;
+  if (Cooperative)
+    return launchCooperative(K, Grid, Block, Params, DynamicShared, SharedBytes,
+                             FrameBytes, Message);
   for (Scratch &S : Scratches)
     if (!grow(S.Shared, S.SharedSize, std::max<size_t>(SharedBytes, 64)) ||
         !grow(S.Frames, S.FramesSize, std::max<size_t>(FrameBytes, 64))) {
@@ -105,21 +143,199 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     }
   };
   Pool.parallelFor(Blocks, Run);
-  if (uint32_t Code = Trap.load()) {
-    Message = "kernel '" + K.Info.Name + "': block " + std::to_string(TrapBlock) +
-              (Code == ptx::host::TrapAssert ? " failed a device-side assert"
-               : Code == ptx::host::TrapBreakpoint
-                   ? " reached a breakpoint (brkpt) with no debugger attached"
-                   : " executed a trap instruction");
-    return Code == ptx::host::TrapAssert ? cudaErrorAssert : cudaErrorLaunchFailure;
+  return blockOutcome(K, Trap.load(), TrapBlock, Failure.load(), Message);
+}
+
+//===----------------------------------------------------------------------===//
+// Cooperative launches
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// Block fibers run the block function, device printf and nothing deeper:
+// thread state lives in the frames, not on the stack.
+constexpr size_t FiberStackBytes = 256 * 1024;
+
+/// One block of a cooperative grid: its fiber, its stack and its memory.
+struct CoopBlock : ptx::host::BlockFiber {
+  ucontext_t Context;
+  ucontext_t *Home = nullptr; // the scheduler of the thread running it
+  void *StackMapping = nullptr;
+  size_t MappingBytes = 0;
+  std::unique_ptr<uint8_t[], void (*)(void *)> Shared{nullptr, ::free};
+  std::unique_ptr<uint8_t[], void (*)(void *)> Frames{nullptr, ::free};
+  ptx::host::BlockContext Ctx;
+  ptx::host::BlockFunction Fn = nullptr;
+  const void *Params = nullptr;
+  uint32_t TrapCode = ptx::host::TrapNone;
+  bool Finished = false;
+
+  ~CoopBlock() {
+    if (StackMapping)
+      munmap(StackMapping, MappingBytes);
   }
-  if (Failure.load() == ptx::host::BlockDivergentBarrier) {
-    Message = "kernel '" + K.Info.Name +
-              "': threads of a block waited at different barriers "
-              "(__syncthreads in divergent code)";
-    return cudaErrorLaunchFailure;
+};
+
+void yieldBlock(ptx::host::BlockFiber *F) {
+  auto *B = static_cast<CoopBlock *>(F);
+  swapcontext(&B->Context, B->Home);
+}
+
+// makecontext passes int arguments only: the block's address in two halves.
+void blockMain(unsigned High, unsigned Low) {
+  auto *B = reinterpret_cast<CoopBlock *>((uintptr_t(High) << 32) | Low);
+  B->TrapCode = ptx::host::runBlockGuarded(B->Fn, B->Params, &B->Ctx);
+  B->Finished = true;
+  setcontext(B->Home);
+}
+
+/// Gives B its stack and memory and prepares its fiber; false when memory
+/// runs out.
+bool prepareBlock(CoopBlock &B, size_t SharedBytes, size_t FrameBytes) {
+  size_t Page = size_t(sysconf(_SC_PAGESIZE));
+  size_t Bytes = FiberStackBytes + Page;
+  void *M =
+      mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (M == MAP_FAILED)
+    return false;
+  B.StackMapping = M;
+  B.MappingBytes = Bytes;
+  // The lowest page stays inaccessible: an overflow faults instead of
+  // overwriting another block's stack.
+  mprotect(M, Page, PROT_NONE);
+  void *S = std::aligned_alloc(64, (std::max<size_t>(SharedBytes, 64) + 63) &
+                                       ~size_t(63));
+  void *F = std::aligned_alloc(64, (std::max<size_t>(FrameBytes, 64) + 63) &
+                                       ~size_t(63));
+  B.Shared.reset(static_cast<uint8_t *>(S));
+  B.Frames.reset(static_cast<uint8_t *>(F));
+  if (!S || !F || getcontext(&B.Context) != 0)
+    return false;
+  B.Ctx.Shared = B.Shared.get();
+  B.Ctx.Frames = B.Frames.get();
+  B.Context.uc_stack.ss_sp = static_cast<uint8_t *>(M) + Page;
+  B.Context.uc_stack.ss_size = FiberStackBytes;
+  B.Context.uc_link = nullptr;
+  uintptr_t Address = reinterpret_cast<uintptr_t>(&B);
+  makecontext(&B.Context, reinterpret_cast<void (*)()>(&blockMain), 2,
+              unsigned(Address >> 32), unsigned(Address & 0xffffffffu));
+  return true;
+}
+
+/// Switches from the scheduler to B until it yields or finishes. Each side
+/// keeps its own trap context.
+void resumeBlock(CoopBlock &B, ucontext_t &Home) {
+  ptx::host::TrapContext *Saved = ptx::host::CurrentTrap;
+  B.Home = &Home;
+  swapcontext(&Home, &B.Context);
+  ptx::host::CurrentTrap = Saved;
+}
+
+} // namespace
+
+Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
+                                     Dim3 Grid, Dim3 Block, const void *Params,
+                                     size_t DynamicShared, size_t SharedBytes,
+                                     size_t FrameBytes, std::string &Message) {
+  uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
+  // What grid.sync() finds through %envreg1:%envreg2; it lives as long as
+  // the launch, which is synchronous.
+  ptx::host::GridWorkspace Workspace{sizeof(ptx::host::GridWorkspace), 0};
+  uintptr_t WorkspaceAddress = reinterpret_cast<uintptr_t>(&Workspace);
+  std::vector<CoopBlock> All(Blocks);
+  const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
+  for (uint64_t I = 0; I < Blocks; ++I) {
+    CoopBlock &B = All[I];
+    B.Yield = &yieldBlock;
+    B.Fn = K.Fn;
+    B.Params = Params;
+    ptx::host::BlockContext &Ctx = B.Ctx;
+    std::memset(&Ctx, 0, sizeof(Ctx));
+    Ctx.CtaId[0] = uint32_t(I % GX);
+    Ctx.CtaId[1] = uint32_t((I / GX) % Grid.Y);
+    Ctx.CtaId[2] = uint32_t(I / GXY);
+    Ctx.NCtaId[0] = Grid.X;
+    Ctx.NCtaId[1] = Grid.Y;
+    Ctx.NCtaId[2] = Grid.Z;
+    Ctx.NTid[0] = Block.X;
+    Ctx.NTid[1] = Block.Y;
+    Ctx.NTid[2] = Block.Z;
+    Ctx.DynamicSharedBytes = uint32_t(DynamicShared);
+    Ctx.NumWorkers = Pool.size();
+    Ctx.EnvReg[1] = uint32_t(WorkspaceAddress >> 32);
+    Ctx.EnvReg[2] = uint32_t(WorkspaceAddress);
+    Ctx.Fiber = &B;
   }
-  return cudaSuccess;
+
+  std::atomic<uint64_t> NextBlock{0};
+  // Set by a trap or by running out of memory: the grid stops, and blocks
+  // still waiting for it (at grid.sync()) are abandoned, never resumed.
+  std::atomic<bool> Stop{false};
+  std::atomic<bool> OutOfMemory{false};
+  std::atomic<uint32_t> Failure{ptx::host::BlockOk};
+  std::atomic<uint32_t> Trap{ptx::host::TrapNone};
+  uint64_t TrapBlock = 0;
+  ThreadPool::Body Run = [&](unsigned Worker, uint64_t, uint64_t) {
+    ucontext_t Home;
+    std::vector<CoopBlock *> Mine;
+    size_t Turn = 0;
+    while (!Stop.load(std::memory_order_relaxed)) {
+      CoopBlock *B = nullptr;
+      // Start blocks while any are left, so all become resident as early
+      // as possible; then take turns among this thread's own.
+      if (NextBlock.load(std::memory_order_relaxed) < Blocks) {
+        uint64_t Id = NextBlock.fetch_add(1, std::memory_order_relaxed);
+        if (Id < Blocks) {
+          B = &All[Id];
+          B->Ctx.WorkerId = Worker;
+          if (!prepareBlock(*B, SharedBytes, FrameBytes)) {
+            OutOfMemory.store(true);
+            Stop.store(true);
+            break;
+          }
+          Mine.push_back(B);
+          Turn = Mine.size() - 1;
+        }
+      }
+      if (!B) {
+        if (Mine.empty())
+          break;
+        if (Turn >= Mine.size()) {
+          // A full round without finishing: the blocks here wait for
+          // blocks on other threads, which may share this core.
+          Turn = 0;
+          std::this_thread::yield();
+        }
+        B = Mine[Turn];
+      }
+      resumeBlock(*B, Home);
+      if (!B->Finished) {
+        ++Turn;
+        continue;
+      }
+      uint64_t Id = uint64_t(B - All.data());
+      if (B->TrapCode) {
+        uint32_t Expected = ptx::host::TrapNone;
+        if (Trap.compare_exchange_strong(Expected, B->TrapCode))
+          TrapBlock = Id;
+        Stop.store(true);
+      } else if (B->Ctx.Status != ptx::host::BlockOk) {
+        uint32_t Expected = ptx::host::BlockOk;
+        Failure.compare_exchange_strong(Expected, B->Ctx.Status);
+      }
+      Mine[Turn] = Mine.back();
+      Mine.pop_back();
+    }
+  };
+  Pool.parallelFor(Pool.size(), Run);
+  if (OutOfMemory.load() && !Trap.load()) {
+    Message = "cooperative launch of kernel '" + K.Info.Name +
+              "': cannot allocate the stacks and memory of " +
+              std::to_string(Blocks) + " resident blocks";
+    return cudaErrorLaunchOutOfResources;
+  }
+  return blockOutcome(K, Trap.load(), TrapBlock, Failure.load(), Message);
 }
 
 } // namespace cuhip::rt

@@ -21,12 +21,19 @@ public:
   unsigned workers() const { return Pool.size(); }
 
   /// Runs every block of the grid; returns when all have finished. Params
-  /// is the packed parameter buffer. On failure Message says why.
+  /// is the packed parameter buffer. Cooperative grids run with all their
+  /// blocks resident at once (the caller has checked their size). On
+  /// failure Message says why.
   Status launch(const ptx::host::CompiledKernel &K, Dim3 Grid, Dim3 Block,
-                const void *Params, size_t DynamicShared,
+                const void *Params, size_t DynamicShared, bool Cooperative,
                 std::string &Message);
 
 private:
+  Status launchCooperative(const ptx::host::CompiledKernel &K, Dim3 Grid,
+                           Dim3 Block, const void *Params,
+                           size_t DynamicShared, size_t SharedBytes,
+                           size_t FrameBytes, std::string &Message);
+
   struct Scratch {
     std::unique_ptr<uint8_t[], void (*)(void *)> Shared{nullptr, ::free};
     size_t SharedSize = 0;

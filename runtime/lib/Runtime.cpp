@@ -305,6 +305,9 @@ Runtime::Runtime() : P(new Impl) {
   D.L2CacheSize = L2 > 0 ? int(L2) : 1 << 20;
   unsigned HW = std::thread::hardware_concurrency();
   D.MultiProcessorCount = HW ? int(HW) : 1;
+  // Cooperative grids run with every block as a fiber (CpuBackend.cpp), up
+  // to MaxBlocksPerMultiProcessor (32, as on sm_80 and later) per core.
+  D.CooperativeLaunch = true;
 }
 
 Runtime::~Runtime() {
@@ -658,6 +661,48 @@ bool Runtime::isKernelHandle(const void *K) {
   return P->KernelHandles.count(K) != 0;
 }
 
+/// Blocks of Threads threads using SharedBytes of shared memory that one
+/// multiprocessor of the CPU backend keeps resident, by CUDA's rules for
+/// block count, threads (in whole warps) and shared memory. Registers do not
+/// limit it: a resident block is a fiber whose thread state lives in memory.
+static int cpuResidentBlocks(const DeviceInfo &D, uint64_t Threads,
+                             size_t SharedBytes) {
+  if (!Threads || Threads > uint64_t(D.MaxThreadsPerBlock) ||
+      SharedBytes > D.SharedMemPerBlockOptin)
+    return 0;
+  uint64_t Warps = (Threads + D.WarpSize - 1) / D.WarpSize;
+  uint64_t N =
+      std::min<uint64_t>(D.MaxBlocksPerMultiProcessor,
+                         D.MaxThreadsPerMultiProcessor / (Warps * D.WarpSize));
+  if (SharedBytes)
+    N = std::min<uint64_t>(N, D.SharedMemPerMultiprocessor / SharedBytes);
+  return int(N);
+}
+
+Status Runtime::maxActiveBlocksPerMultiprocessor(Kernel *K, int BlockSize,
+                                                 size_t DynamicShared,
+                                                 int *Blocks) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (!Blocks || BlockSize <= 0)
+    return record(cudaErrorInvalidValue);
+  if (!K)
+    return record(cudaErrorInvalidDeviceFunction);
+  if (P->hip()) {
+    CUHIP_ERROR("occupancy of '%s': not implemented for the HIP backend",
+                K->Name.c_str());
+    return record(cudaErrorNotSupported);
+  }
+  if (Status S = P->ensureLoaded(*K->Mod))
+    return record(S);
+  if (!K->Compiled)
+    return record(cudaErrorInvalidDeviceFunction);
+  *Blocks =
+      cpuResidentBlocks(P->Device, uint64_t(BlockSize),
+                        K->Compiled->Info.StaticSharedBytes + DynamicShared);
+  return cudaSuccess;
+}
+
 Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                        size_t SharedMem, void *Stream, bool Cooperative) {
   if (Status S = P->deviceStatus())
@@ -719,17 +764,29 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
   }
   std::string Msg;
   if (Cooperative && !Hip) {
-    CUHIP_ERROR("cooperative launch of '%s': the CPU backend does not run "
-                "cooperative grids yet",
-                K->Name.c_str());
-    return record(cudaErrorNotSupported);
+    // All blocks of a cooperative grid must be resident at once.
+    uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
+    int PerMultiprocessor =
+        cpuResidentBlocks(D, Threads, Info->StaticSharedBytes + SharedMem);
+    uint64_t Limit = uint64_t(D.MultiProcessorCount) * PerMultiprocessor;
+    if (Blocks > Limit) {
+      CUHIP_ERROR("cooperative launch of '%s': %llu blocks, but at most %llu "
+                  "can be resident (%d multiprocessors x %d blocks of %llu "
+                  "threads and %zu bytes of shared memory); size the grid "
+                  "with cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+                  K->Name.c_str(), (unsigned long long)Blocks,
+                  (unsigned long long)Limit, D.MultiProcessorCount,
+                  PerMultiprocessor, (unsigned long long)Threads,
+                  size_t(Info->StaticSharedBytes + SharedMem));
+      return record(cudaErrorCooperativeLaunchTooLarge);
+    }
   }
   auto Start = std::chrono::steady_clock::now();
   Status S = Hip ? Hip->launch(*K->Hip, Grid, Block, Params.data(),
                                Info->ParamBufferSize, SharedMem, HipStream,
                                Cooperative, Msg)
                  : P->backend().launch(*C, Grid, Block, Params.data(),
-                                       SharedMem, Msg);
+                                       SharedMem, Cooperative, Msg);
   double Ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - Start)
                   .count();

@@ -4,7 +4,8 @@
 // __assertfail (assert), malloc and free. On the CPU backend they are these
 // host functions, called with the same packed argument buffer a GPU
 // implementation would read. A trap, a breakpoint or a failed assert ends
-// the block by jumping back to the runtime's block loop.
+// the block by jumping back to the runtime's block loop. A block running as
+// a fiber yields its worker from here, keeping its trap context.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
@@ -31,6 +32,14 @@ extern "C" [[noreturn]] void cuhip_trap(uint32_t Code) {
   }
   T->Code = Code;
   std::longjmp(*reinterpret_cast<std::jmp_buf *>(T->JumpBuffer), 1);
+}
+
+extern "C" void cuhip_block_yield(BlockContext *Ctx) {
+  // Other blocks run on this thread until the scheduler comes back, each
+  // under its own trap context; a block never moves to another thread.
+  TrapContext *Mine = CurrentTrap;
+  Ctx->Fiber->Yield(Ctx->Fiber);
+  CurrentTrap = Mine;
 }
 
 uint32_t runBlockGuarded(BlockFunction Fn, const void *Params,

@@ -93,6 +93,7 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create() {
   add("cuhip_barrier_step", &cuhip_barrier_step);
   add("cuhip_globaltimer", &cuhip_globaltimer);
   add("cuhip_trap", &cuhip_trap);
+  add("cuhip_block_yield", &cuhip_block_yield);
   for (const char *Name : {"vprintf", "__assertfail", "malloc", "free"})
     add((std::string("cuhip_device_") + Name).c_str(),
         deviceLibraryFunction(Name));

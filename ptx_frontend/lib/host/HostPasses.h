@@ -39,4 +39,9 @@ llvm::Function *vectorizeThreadFunction(llvm::Function &Thread, unsigned W,
                                         const llvm::Twine &Name,
                                         std::string &WhyNot);
 
+/// Gives every loop of F that only polls memory (atomic or volatile loads,
+/// lock attempts) a call to cuhip_block_yield on its back edges, taken when
+/// the block context Ctx has a fiber. Returns the number of back edges.
+unsigned insertPollLoopYields(llvm::Function &F, llvm::Value *Ctx);
+
 } // namespace cuhip::ptx::host

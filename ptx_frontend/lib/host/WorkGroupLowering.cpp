@@ -387,16 +387,20 @@ void WorkGroupBuilder::replaceSpecialRegisters() {
       R = B.CreateLShr(B.CreateAdd(N, B.getInt32(31)), 5);
       break;
     }
-    default:
-      // %envreg0..31 hold no driver data outside cooperative launches.
-      if (II->getIntrinsicID() >= Intrinsic::nvvm_read_ptx_sreg_envreg0 &&
-          II->getIntrinsicID() <= Intrinsic::nvvm_read_ptx_sreg_envreg9 &&
-          II->getCalledFunction()->getName().starts_with(
-              "llvm.nvvm.read.ptx.sreg.envreg")) {
-        R = B.getInt32(0);
-        break;
-      }
-      continue;
+    default: {
+      // %envreg0..3 come from the block context (%envreg1:%envreg2 is the
+      // cooperative grid workspace); the driver puts nothing in the others.
+      StringRef Name = II->getCalledFunction()->getName();
+      unsigned Env = 0;
+      if (!Name.consume_front("llvm.nvvm.read.ptx.sreg.envreg") ||
+          Name.getAsInteger(10, Env))
+        continue;
+      R = Env < std::size(BlockContext{}.EnvReg)
+              ? loadCtxU32(B, CtxArg, offsetof(BlockContext, EnvReg) + 4 * Env,
+                           "envreg")
+              : B.getInt32(0);
+      break;
+    }
     }
     II->replaceAllUsesWith(R);
     II->eraseFromParent();
@@ -810,8 +814,15 @@ static void remapRegion(ArrayRef<BasicBlock *> Clones, BasicBlock *EntryClone,
   for (BasicBlock *C : Clones)
     for (Instruction &I : *C)
       RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
-  if (StartsAtCut && isCut(EntryClone->front()))
-    EntryClone->front().eraseFromParent();
+  if (!StartsAtCut)
+    return;
+  // The cut heads its block, unless an operand of it (a barrier number in a
+  // register) was demoted to the frame: its reload then comes first.
+  for (Instruction &I : *EntryClone)
+    if (isCut(I)) {
+      I.eraseFromParent();
+      return;
+    }
 }
 
 void WorkGroupBuilder::buildScheduledBlockFunction() {
@@ -1156,6 +1167,11 @@ Error WorkGroupBuilder::run() {
   replaceSpecialRegisters();
   bindDeviceLibraryCalls();
   promoteRegisters();
+  // Before the collectives are cut: their exchange stores would hide the
+  // polling loops around them.
+  insertPollLoopYields(*Thread, Thread->getArg(ArgCtx));
+  // The vector program is made after the yields: a kernel with a polling
+  // loop keeps the scalar path, whose blocks can yield to each other.
   if (!WarpWidth) {
     Layout.ScalarReason = "vectorization is off (CUHIP_CPU_VECTORIZE=0)";
   } else {

@@ -4,7 +4,8 @@
 // where each operation is complete when its call returns: kernels, copies
 // and host functions on created and default streams happen in call order,
 // events time what lies between them, and invalid handles, flags and
-// destroyed objects give CUDA's error codes.
+// destroyed objects give CUDA's error codes. Cooperative grids run with all
+// blocks resident, up to the limit the device reports.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -222,14 +223,160 @@ TEST_F(StreamTest, EventFlagsAndHandlesAreChecked) {
   R.getLastError();
 }
 
-TEST_F(StreamTest, CooperativeLaunchIsRefusedOnTheCpu) {
+TEST_F(StreamTest, CooperativeLaunchRunsOnTheCpu) {
   Runtime &R = Runtime::get();
+  EXPECT_TRUE(R.deviceInfo(0).CooperativeLaunch);
+  std::vector<uint32_t> Zero(32, 0);
+  ASSERT_EQ(R.memcpy(Dev, Zero.data(), 32 * 4, CopyKind::HostToDevice),
+            cudaSuccess);
   void *Args[] = {&Dev};
   EXPECT_EQ(R.launch(K, Dim3{1, 1, 1}, Dim3{32, 1, 1}, Args, 0, nullptr,
                      /*Cooperative=*/true),
-            cudaErrorNotSupported);
-  EXPECT_FALSE(R.deviceInfo(0).CooperativeLaunch);
+            cudaSuccess);
+  std::vector<uint32_t> Out(32);
+  ASSERT_EQ(R.memcpy(Out.data(), Dev, 32 * 4, CopyKind::DeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(Out, std::vector<uint32_t>(32, 1));
+}
+
+TEST_F(StreamTest, ResidentBlocksFollowThreadsAndSharedMemory) {
+  Runtime &R = Runtime::get();
+  const DeviceInfo &D = R.deviceInfo(0);
+  int N = -1;
+  EXPECT_EQ(R.maxActiveBlocksPerMultiprocessor(K, 32, 0, &N), cudaSuccess);
+  EXPECT_EQ(N, D.MaxBlocksPerMultiProcessor);
+  EXPECT_EQ(R.maxActiveBlocksPerMultiprocessor(K, 1024, 0, &N), cudaSuccess);
+  EXPECT_EQ(N, D.MaxThreadsPerMultiProcessor / 1024);
+  // Partial warps count as whole ones.
+  EXPECT_EQ(R.maxActiveBlocksPerMultiprocessor(K, 513, 0, &N), cudaSuccess);
+  EXPECT_EQ(N, D.MaxThreadsPerMultiProcessor / 544);
+  EXPECT_EQ(R.maxActiveBlocksPerMultiprocessor(K, 32, 64 * 1024, &N),
+            cudaSuccess);
+  EXPECT_EQ(N, int(D.SharedMemPerMultiprocessor / (64 * 1024)));
+  EXPECT_EQ(R.maxActiveBlocksPerMultiprocessor(K, 1025, 0, &N), cudaSuccess);
+  EXPECT_EQ(N, 0);
+  EXPECT_EQ(R.maxActiveBlocksPerMultiprocessor(K, 0, 0, &N),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(R.maxActiveBlocksPerMultiprocessor(K, 32, 0, nullptr),
+            cudaErrorInvalidValue);
   R.getLastError();
+}
+
+TEST_F(StreamTest, OversizedCooperativeGridIsRefused) {
+  Runtime &R = Runtime::get();
+  const DeviceInfo &D = R.deviceInfo(0);
+  unsigned Max = unsigned(D.MultiProcessorCount * D.MaxBlocksPerMultiProcessor);
+  // Room for 1024 threads, should a launch wrongly run.
+  void *Big = nullptr;
+  ASSERT_EQ(R.malloc(&Big, 1024 * 4), cudaSuccess);
+  void *Args[] = {&Big};
+  EXPECT_EQ(R.launch(K, Dim3{Max + 1, 1, 1}, Dim3{32, 1, 1}, Args, 0, nullptr,
+                     /*Cooperative=*/true),
+            cudaErrorCooperativeLaunchTooLarge);
+  // 1024-thread blocks: only MaxThreadsPerMultiProcessor / 1024 per core.
+  unsigned MaxLarge =
+      unsigned(D.MultiProcessorCount * (D.MaxThreadsPerMultiProcessor / 1024));
+  EXPECT_EQ(R.launch(K, Dim3{MaxLarge + 1, 1, 1}, Dim3{1024, 1, 1}, Args, 0,
+                     nullptr, /*Cooperative=*/true),
+            cudaErrorCooperativeLaunchTooLarge);
+  // Not sticky, and the same grid launches normally.
+  EXPECT_EQ(R.getLastError(), cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_EQ(R.launch(K, Dim3{1, 1, 1}, Dim3{32, 1, 1}, Args, 0, nullptr,
+                     /*Cooperative=*/true),
+            cudaSuccess);
+  EXPECT_EQ(R.free(Big), cudaSuccess);
+}
+
+// What nvcc makes of cooperative_groups' grid.sync(), written out: thread 0
+// of each block adds to the workspace's barrier word found through
+// %envreg1:%envreg2 and polls it until bit 31 flips. Each block bumps
+// out[0] before each of two syncs and records what it sees after sync r in
+// out[1 + r * blocks + b]: a block that passed a sync early sees less than
+// (r + 1) * blocks.
+const char *GridSyncPtx = R"(.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry gridsync(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %envreg2;
+  cvt.u64.u32 %rd3, %r1;
+  mov.u32 %r2, %envreg1;
+  cvt.u64.u32 %rd4, %r2;
+  bfi.b64 %rd5, %rd4, %rd3, 32, 32;
+  setp.ne.s64 %p1, %rd5, 0;
+  @%p1 bra HAVE;
+  trap;
+HAVE:
+  add.s64 %rd6, %rd5, 4;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %nctaid.x;
+  mov.u32 %r5, %tid.x;
+  setp.ne.s32 %p2, %r5, 0;
+  mov.u32 %r15, 0;
+LOOP:
+  @%p2 bra AFTER;
+  atom.global.add.u32 %r6, [%rd2], 1;
+  setp.eq.s32 %p3, %r3, 0;
+  mov.u32 %r14, -2147483647;
+  sub.s32 %r7, %r14, %r4;
+  selp.b32 %r8, %r7, 1, %p3;
+  atom.add.release.gpu.u32 %r9, [%rd6], %r8;
+SPIN:
+  ld.acquire.gpu.u32 %r10, [%rd6];
+  xor.b32 %r11, %r10, %r9;
+  setp.gt.s32 %p3, %r11, -1;
+  @%p3 bra SPIN;
+  ld.global.u32 %r12, [%rd2];
+  mad.lo.u32 %r13, %r15, %r4, %r3;
+  mul.wide.u32 %rd10, %r13, 4;
+  add.s64 %rd11, %rd2, %rd10;
+  st.global.u32 [%rd11+4], %r12;
+AFTER:
+  barrier.sync 0;
+  add.s32 %r15, %r15, 1;
+  setp.lt.u32 %p3, %r15, 2;
+  @%p3 bra LOOP;
+  ret;
+}
+)";
+
+TEST_F(StreamTest, GridSyncWaitsForEveryBlock) {
+  Runtime &R = Runtime::get();
+  Module *M = nullptr;
+  Kernel *G = nullptr;
+  ASSERT_EQ(R.loadModuleData(GridSyncPtx, 0, "gridsync.ptx", &M), cudaSuccess);
+  ASSERT_EQ(R.moduleGetFunction(M, "gridsync", &G), cudaSuccess);
+  const DeviceInfo &D = R.deviceInfo(0);
+  for (unsigned Blocks :
+       {1u, 3u, unsigned(D.MultiProcessorCount * D.MaxBlocksPerMultiProcessor)}) {
+    size_t Bytes = (2 * Blocks + 1) * 4;
+    void *Out = nullptr;
+    ASSERT_EQ(R.malloc(&Out, Bytes), cudaSuccess);
+    ASSERT_EQ(R.memset(Out, 0, Bytes), cudaSuccess);
+    void *Args[] = {&Out};
+    EXPECT_EQ(R.launch(G, Dim3{Blocks, 1, 1}, Dim3{32, 1, 1}, Args, 0,
+                       nullptr, /*Cooperative=*/true),
+              cudaSuccess);
+    std::vector<uint32_t> Seen(2 * Blocks + 1);
+    ASSERT_EQ(R.memcpy(Seen.data(), Out, Bytes, CopyKind::DeviceToHost),
+              cudaSuccess);
+    EXPECT_EQ(Seen[0], 2 * Blocks);
+    // Blocks that left sync r may already have bumped for the next round,
+    // but none can have passed sync r + 1.
+    for (unsigned Round = 0; Round < 2; ++Round)
+      for (unsigned B = 0; B < Blocks; ++B) {
+        uint32_t V = Seen[1 + Round * Blocks + B];
+        EXPECT_TRUE(V >= (Round + 1) * Blocks && V < (Round + 2) * Blocks)
+            << "block " << B << " of " << Blocks << " saw " << V
+            << " after sync " << Round;
+      }
+    EXPECT_EQ(R.free(Out), cudaSuccess);
+  }
 }
 
 } // namespace

@@ -50,6 +50,14 @@ struct BlockContext {
   uint32_t WorkerId;   // which worker runs the block (%smid)
   uint32_t NumWorkers; // %nsmid
   uint32_t Reserved;
+  /// %envreg0..3; the others read 0. In a cooperative launch %envreg1
+  /// (high half) and %envreg2 (low half) hold the address of the grid's
+  /// GridWorkspace, where cooperative_groups' grid.sync() counts arrivals.
+  uint32_t EnvReg[4];
+  /// Set when the block runs as a fiber (cooperative launches): loops that
+  /// poll memory other blocks write give the worker to another block
+  /// through it. Null otherwise, and then polling loops just spin.
+  struct BlockFiber *Fiber;
 };
 static_assert(offsetof(BlockContext, NTid) == 24);
 static_assert(offsetof(BlockContext, DynamicSharedBytes) == 36);
@@ -58,7 +66,29 @@ static_assert(offsetof(BlockContext, Frames) == 48);
 static_assert(offsetof(BlockContext, Status) == 56);
 static_assert(offsetof(BlockContext, WorkerId) == 60);
 static_assert(offsetof(BlockContext, NumWorkers) == 64);
+static_assert(offsetof(BlockContext, EnvReg) == 72);
+static_assert(offsetof(BlockContext, Fiber) == 88);
 
+/// The workspace a cooperative launch gives its grid (the layout CUDA's
+/// cooperative_groups headers read through %envreg1:%envreg2). grid.sync()
+/// has thread 0 of every block add to Barrier (block 0 adds 0x80000001
+/// minus the block count, the others 1, so bit 31 flips once all arrived)
+/// and poll it until it flips; Barrier starts at 0.
+struct GridWorkspace {
+  uint32_t Size;    // bytes of the workspace
+  uint32_t Barrier; // arrivals at grid.sync()
+};
+static_assert(offsetof(GridWorkspace, Barrier) == 4);
+
+/// How a block running as a fiber gives its worker back; the runtime
+/// provides it. Yield returns when the scheduler resumes the block.
+struct BlockFiber {
+  void (*Yield)(BlockFiber *Self);
+};
+/// Called by generated code on the back edge of a polling loop when
+/// Ctx->Fiber is set: lets the worker run other blocks of the grid, whose
+/// progress the loop waits for.
+extern "C" void cuhip_block_yield(BlockContext *Ctx);
 using BlockFunction = void (*)(const void *Params, BlockContext *Ctx);
 
 /// Per-thread exchange area at the start of a thread's frame, through which

@@ -98,6 +98,12 @@ public:
   /// promise that refuses them.
   Status launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                 size_t SharedMem, void *Stream, bool Cooperative = false);
+  /// How many blocks of K with BlockSize threads and DynamicShared bytes of
+  /// dynamic shared memory one multiprocessor keeps resident
+  /// (cudaOccupancyMaxActiveBlocksPerMultiprocessor). A cooperative grid
+  /// may have that many times MultiProcessorCount blocks.
+  Status maxActiveBlocksPerMultiprocessor(Kernel *K, int BlockSize,
+                                          size_t DynamicShared, int *Blocks);
 
   // --- memory ----------------------------------------------------------------
   Status malloc(void **Ptr, size_t Bytes);

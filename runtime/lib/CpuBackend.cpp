@@ -3,7 +3,9 @@
 // A launch hands the grid's blocks to the thread pool in increasing linear
 // order; each participant runs whole blocks through the kernel's block
 // function with its own shared-memory arena and thread frames, so no OS
-// thread is ever created per CUDA thread or per block.
+// thread is ever created per CUDA thread or per block. While a launch runs,
+// a memory fault in kernel code ends the faulting block with
+// cudaErrorIllegalAddress (ptx::host::FaultScope) instead of the process.
 //
 //===----------------------------------------------------------------------===//
 #include "CpuBackend.h"
@@ -11,6 +13,8 @@
 #include "cuhip/runtime/Log.h"
 
 #include <atomic>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -49,7 +53,8 @@ CpuBackend::~CpuBackend() = default;
 
 Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
                           Dim3 Block, const void *Params, size_t DynamicShared,
-                          std::string &Message) {
+                          std::string &Message,
+                          ptx::host::MemcheckLaunch *Memcheck) {
   std::lock_guard<std::mutex> Serial(LaunchLock);
   uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
   uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
@@ -66,9 +71,16 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
       return cudaErrorMemoryAllocation;
     }
 
+  if (Memcheck) {
+    Memcheck->SharedBytes = SharedBytes;
+    Memcheck->FrameBytes = FrameBytes;
+    Memcheck->KernelName = K.Info.Name.c_str();
+  }
+
   std::atomic<uint32_t> Failure{ptx::host::BlockOk};
   std::atomic<uint32_t> Trap{ptx::host::TrapNone};
   uint64_t TrapBlock = 0;
+  ptx::host::BlockTrap TrapDetail;
   const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t Begin, uint64_t End) {
     Scratch &S = Scratches[Worker];
@@ -85,16 +97,21 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     Ctx.Frames = S.Frames.get();
     Ctx.WorkerId = Worker;
     Ctx.NumWorkers = Pool.size();
+    Ctx.Memcheck = Memcheck;
     for (uint64_t B = Begin; B < End; ++B) {
       Ctx.CtaId[0] = uint32_t(B % GX);
       Ctx.CtaId[1] = uint32_t((B / GX) % Grid.Y);
       Ctx.CtaId[2] = uint32_t(B / GXY);
       if (Trap.load(std::memory_order_relaxed))
         return; // an earlier block trapped: the grid stops
-      if (uint32_t Code = ptx::host::runBlockGuarded(K.Fn, Params, &Ctx)) {
+      ptx::host::BlockTrap Detail;
+      if (uint32_t Code =
+              ptx::host::runBlockGuarded(K.Fn, Params, &Ctx, &Detail)) {
         uint32_t Expected = ptx::host::TrapNone;
-        if (Trap.compare_exchange_strong(Expected, Code))
+        if (Trap.compare_exchange_strong(Expected, Code)) {
           TrapBlock = B;
+          TrapDetail = Detail;
+        }
         return;
       }
       if (Ctx.Status != ptx::host::BlockOk) {
@@ -104,8 +121,29 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
       }
     }
   };
-  Pool.parallelFor(Blocks, Run);
+  {
+    ptx::host::FaultScope Faults;
+    Pool.parallelFor(Blocks, Run);
+  }
   if (uint32_t Code = Trap.load()) {
+    std::string Where = "kernel '" + K.Info.Name + "': block (" +
+                        std::to_string(TrapBlock % GX) + "," +
+                        std::to_string((TrapBlock / GX) % Grid.Y) + "," +
+                        std::to_string(TrapBlock / GXY) + ")";
+    if (Code == ptx::host::TrapIllegalAddress) {
+      char Addr[32];
+      std::snprintf(Addr, sizeof(Addr), "0x%llx",
+                    static_cast<unsigned long long>(TrapDetail.Address));
+      Message = Where +
+                (TrapDetail.Signal
+                     ? std::string(" accessed address ") + Addr +
+                           " outside any mapping (" +
+                           (TrapDetail.Signal == SIGBUS ? "SIGBUS" : "SIGSEGV") +
+                           ")"
+                     : std::string(" made an invalid memory access at ") +
+                           Addr + " (see the memcheck report)");
+      return cudaErrorIllegalAddress;
+    }
     Message = "kernel '" + K.Info.Name + "': block " + std::to_string(TrapBlock) +
               (Code == ptx::host::TrapAssert ? " failed a device-side assert"
                : Code == ptx::host::TrapBreakpoint

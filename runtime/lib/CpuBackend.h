@@ -21,10 +21,13 @@ public:
   unsigned workers() const { return Pool.size(); }
 
   /// Runs every block of the grid; returns when all have finished. Params
-  /// is the packed parameter buffer. On failure Message says why.
+  /// is the packed parameter buffer. On failure Message says why. In
+  /// memcheck mode Memcheck holds the allocations the checks accept; the
+  /// backend fills in the block's sizes.
   Status launch(const ptx::host::CompiledKernel &K, Dim3 Grid, Dim3 Block,
                 const void *Params, size_t DynamicShared,
-                std::string &Message);
+                std::string &Message,
+                ptx::host::MemcheckLaunch *Memcheck = nullptr);
 
 private:
   struct Scratch {

@@ -227,8 +227,10 @@ Value *loadCtxU32(IRBuilder<> &B, Value *Ctx, unsigned Offset,
 
 class WorkGroupBuilder {
 public:
-  WorkGroupBuilder(Module &M, Function &Kernel, HostKernelLayout &Layout)
-      : M(M), Ctx(M.getContext()), Kernel(Kernel), Layout(Layout) {}
+  WorkGroupBuilder(Module &M, Function &Kernel, HostKernelLayout &Layout,
+                   bool Memcheck)
+      : M(M), Ctx(M.getContext()), Kernel(Kernel), Layout(Layout),
+        Memcheck(Memcheck) {}
 
   Error run();
 
@@ -237,6 +239,7 @@ private:
   LLVMContext &Ctx;
   Function &Kernel;
   HostKernelLayout &Layout;
+  bool Memcheck;
   Function *Thread = nullptr;
   Function *BlockFn = nullptr;
   SmallVector<BasicBlock *> RegionEntries; // [0] = entry
@@ -1144,6 +1147,12 @@ Error WorkGroupBuilder::run() {
     if (auto *CI = dyn_cast<CallInst>(&I))
       if (Function *F = CI->getCalledFunction())
         UsesReserved |= F->getName().starts_with("cuhip.sreg.reserved_smem");
+  // Before flattening, while each access still names its state space.
+  if (Memcheck)
+    instrumentMemoryAccesses(*Thread, Thread->getArg(ArgCtx),
+                             Thread->getArg(ArgTidX), Thread->getArg(ArgTidY),
+                             Thread->getArg(ArgTidZ), Thread->getArg(ArgParams),
+                             Kernel.getName());
   Layout.StaticSharedBytes = flattenAddressSpaces(
       *Thread, Thread->getArg(ArgShared), Layout.SharedAlign,
       UsesReserved ? ReservedSharedBytes : 0);
@@ -1257,7 +1266,7 @@ static Error checkStandaloneFunctions(Module &M) {
 
 Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
                         std::vector<HostKernelLayout> &Layouts,
-                        TargetMachine *TM) {
+                        TargetMachine *TM, const HostCompileOptions &Options) {
   if (Error E = inlineDeviceFunctions(M))
     return E;
   for (const KernelInfo &K : Kernels) {
@@ -1268,7 +1277,7 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
     HostKernelLayout L;
     L.KernelName = K.Name;
     L.BlockFunctionName = "cuhip.block." + K.Name;
-    if (Error E = WorkGroupBuilder(M, *F, L).run())
+    if (Error E = WorkGroupBuilder(M, *F, L, Options.Memcheck).run())
       return E;
     Layouts.push_back(std::move(L));
   }
@@ -1305,6 +1314,8 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
       if (GV.use_empty())
         GV.eraseFromParent();
     }
+  if (Options.Memcheck)
+    addMemcheckGlobalsTable(M);
 
   std::string Msg;
   raw_string_ostream OS(Msg);

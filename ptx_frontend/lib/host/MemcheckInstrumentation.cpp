@@ -1,8 +1,8 @@
 //===- MemcheckInstrumentation.cpp - Check each access before it runs -----===//
 //
 // Memcheck mode (HostCompileOptions::Memcheck) puts a call to cuhip_memcheck
-// before every load, store and atomic of a kernel's thread function that
-// goes through a global, generic or shared pointer. The pass runs before
+// before every load, store, atomic and memory copy (cp.async) of a kernel's
+// thread function that goes through a global, generic or shared pointer. The pass runs before
 // the address spaces are flattened, so each access still says which state
 // space it uses; `.local` and `.param` accesses, and generic ones that
 // provably address the thread's own stack slots or the parameter buffer,
@@ -27,6 +27,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -78,30 +79,16 @@ unsigned instrumentMemoryAccesses(Function &F, Value *Ctx, Value *TidX,
   if (auto *CF = dyn_cast<Function>(Check.getCallee()))
     CF->setDoesNotThrow();
 
-  SmallVector<std::pair<Instruction *, uint32_t>> Accesses;
-  for (Instruction &I : instructions(F)) {
-    Value *P;
-    Type *T;
-    uint32_t Op;
-    if (auto *L = dyn_cast<LoadInst>(&I)) {
-      P = L->getPointerOperand();
-      T = L->getType();
-      Op = AccessRead;
-    } else if (auto *S = dyn_cast<StoreInst>(&I)) {
-      P = S->getPointerOperand();
-      T = S->getValueOperand()->getType();
-      Op = AccessWrite;
-    } else if (auto *A = dyn_cast<AtomicRMWInst>(&I)) {
-      P = A->getPointerOperand();
-      T = A->getValOperand()->getType();
-      Op = AccessAtomic;
-    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
-      P = X->getPointerOperand();
-      T = X->getNewValOperand()->getType();
-      Op = AccessAtomic;
-    } else {
-      continue;
-    }
+  // One check: the access at Pointer by I, of Kind (space and operation)
+  // and Size bytes (a constant, or a memcpy's length).
+  struct Access {
+    Instruction *I;
+    Value *Pointer;
+    uint32_t Kind;
+    Value *Size;
+  };
+  SmallVector<Access> Accesses;
+  auto add = [&](Instruction &I, Value *P, uint32_t Op, Value *Size) {
     uint32_t Space;
     switch (P->getType()->getPointerAddressSpace()) {
     case addrspace::Global:
@@ -112,19 +99,39 @@ unsigned instrumentMemoryAccesses(Function &F, Value *Ctx, Value *TidX,
       break;
     case addrspace::Generic:
       if (isThreadPrivate(P, Params))
-        continue;
+        return;
       Space = AccessGeneric;
       break;
     default: // .local, .const, .param: memory the kernel owns or only reads
-      continue;
+      return;
     }
-    uint64_t Size = DL.getTypeStoreSize(T);
-    Accesses.push_back({&I, Space | Op | uint32_t(std::min<uint64_t>(Size, AccessSizeMask))});
+    Accesses.push_back({&I, P, Space | Op, Size});
+  };
+  auto sizeOf = [&](Type *T) -> Value * {
+    return ConstantInt::get(I64, DL.getTypeStoreSize(T));
+  };
+  for (Instruction &I : instructions(F)) {
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      add(I, L->getPointerOperand(), AccessRead, sizeOf(L->getType()));
+    else if (auto *S = dyn_cast<StoreInst>(&I))
+      add(I, S->getPointerOperand(), AccessWrite,
+          sizeOf(S->getValueOperand()->getType()));
+    else if (auto *A = dyn_cast<AtomicRMWInst>(&I))
+      add(I, A->getPointerOperand(), AccessAtomic,
+          sizeOf(A->getValOperand()->getType()));
+    else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+      add(I, X->getPointerOperand(), AccessAtomic,
+          sizeOf(X->getNewValOperand()->getType()));
+    else if (auto *MT = dyn_cast<MemTransferInst>(&I)) { // cp.async, copies
+      add(I, MT->getRawSource(), AccessRead, MT->getLength());
+      add(I, MT->getRawDest(), AccessWrite, MT->getLength());
+    } else if (auto *MS = dyn_cast<MemSetInst>(&I))
+      add(I, MS->getRawDest(), AccessWrite, MS->getLength());
   }
 
   StringMap<Constant *> Sites;
-  for (auto [I, Kind] : Accesses) {
-    std::string Site = siteOf(*I, KernelName);
+  for (const Access &A : Accesses) {
+    std::string Site = siteOf(*A.I, KernelName);
     Constant *&S = Sites[Site];
     if (!S) {
       Constant *Text = ConstantDataArray::getString(C, Site);
@@ -134,14 +141,23 @@ unsigned instrumentMemoryAccesses(Function &F, Value *Ctx, Value *TidX,
       GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
       S = GV;
     }
-    IRBuilder<> B(I);
-    Value *P = getLoadStorePointerOperand(I);
-    if (!P)
-      P = isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I)->getPointerOperand()
-                                : cast<AtomicCmpXchgInst>(I)->getPointerOperand();
-    Value *Address = B.CreatePtrToInt(B.CreateAddrSpaceCast(P, Flat), I64);
-    B.CreateCall(Check, {Address, ConstantInt::get(I32, Kind), Ctx, TidX, TidY,
-                         TidZ, S});
+    IRBuilder<> B(A.I);
+    Value *Address =
+        B.CreatePtrToInt(B.CreateAddrSpaceCast(A.Pointer, Flat), I64);
+    // Sizes above the field's range are checked as its maximum.
+    Value *Kind;
+    if (auto *Const = dyn_cast<ConstantInt>(A.Size))
+      Kind = ConstantInt::get(
+          I32, A.Kind | uint32_t(std::min<uint64_t>(Const->getZExtValue(),
+                                                    AccessSizeMask)));
+    else
+      Kind = B.CreateOr(
+          B.CreateTrunc(B.CreateBinaryIntrinsic(
+                            Intrinsic::umin, B.CreateZExtOrTrunc(A.Size, I64),
+                            ConstantInt::get(I64, AccessSizeMask)),
+                        I32),
+          ConstantInt::get(I32, A.Kind));
+    B.CreateCall(Check, {Address, Kind, Ctx, TidX, TidY, TidZ, S});
   }
   return Accesses.size();
 }

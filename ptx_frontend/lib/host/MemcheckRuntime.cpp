@@ -168,6 +168,8 @@ extern "C" void cuhip_memcheck(uint64_t Address, uint32_t Kind,
     return;
   uint64_t Size = Kind & AccessSizeMask;
   uint32_t Space = Kind & AccessSpaceMask;
+  if (Size == 0) // a copy of nothing (cp.async with src-size 0) reads nothing
+    return;
   if (Space == AccessShared) {
     if (inside(Address, Size, reinterpret_cast<uint64_t>(Ctx->Shared),
                L->SharedBytes))

@@ -3,9 +3,9 @@
 // A launch hands the grid's blocks to the thread pool in increasing linear
 // order; each participant runs whole blocks through the kernel's block
 // function with its own shared-memory arena and thread frames, so no OS
-// thread is ever created per CUDA thread or per block. While a launch runs,
-// a memory fault in kernel code ends the faulting block with
-// cudaErrorIllegalAddress (ptx::host::FaultScope) instead of the process.
+// thread is ever created per CUDA thread or per block. A memory fault in
+// kernel code ends the faulting block with cudaErrorIllegalAddress
+// (ptx::host::installFaultHandler) instead of the process.
 //
 //===----------------------------------------------------------------------===//
 #include "CpuBackend.h"
@@ -121,10 +121,8 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
       }
     }
   };
-  {
-    ptx::host::FaultScope Faults;
-    Pool.parallelFor(Blocks, Run);
-  }
+  ptx::host::installFaultHandler();
+  Pool.parallelFor(Blocks, Run);
   if (uint32_t Code = Trap.load()) {
     std::string Where = "kernel '" + K.Info.Name + "': block (" +
                         std::to_string(TrapBlock % GX) + "," +

@@ -5,10 +5,11 @@
 // host functions, called with the same packed argument buffer a GPU
 // implementation would read. A trap, a breakpoint or a failed assert ends
 // the block by jumping back to the runtime's block loop, and so does a
-// memory fault in kernel code: during a launch a SIGSEGV/SIGBUS handler
-// (running on an alternate signal stack, so that a stack overflow is caught
-// too) jumps back when the faulting thread is inside a guarded block, and
-// hands every other fault to the handler that was installed before.
+// memory fault in kernel code: a SIGSEGV/SIGBUS handler, installed at the
+// first launch (running on an alternate signal stack, so that a stack
+// overflow is caught too), jumps back when the faulting thread is inside a
+// guarded block, and hands every other fault to the handler that was
+// installed before.
 //
 // Jumping out of a signal handler is safe here because the generated code
 // holds no locks and has nothing to unwind. It is not when the fault
@@ -137,18 +138,16 @@ void onFault(int Sig, siginfo_t *Info, void *UContext) {
 
 } // namespace
 
-FaultScope::FaultScope() {
-  struct sigaction A{};
-  A.sa_sigaction = onFault;
-  A.sa_flags = SA_SIGINFO | SA_ONSTACK;
-  sigemptyset(&A.sa_mask);
-  sigaction(SIGSEGV, &A, &PreviousSegv);
-  sigaction(SIGBUS, &A, &PreviousBus);
-}
-
-FaultScope::~FaultScope() {
-  sigaction(SIGSEGV, &PreviousSegv, nullptr);
-  sigaction(SIGBUS, &PreviousBus, nullptr);
+void installFaultHandler() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    struct sigaction A{};
+    A.sa_sigaction = onFault;
+    A.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&A.sa_mask);
+    sigaction(SIGSEGV, &A, &PreviousSegv);
+    sigaction(SIGBUS, &A, &PreviousBus);
+  });
 }
 
 uint32_t runBlockGuarded(BlockFunction Fn, const void *Params,

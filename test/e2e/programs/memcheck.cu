@@ -5,10 +5,14 @@
 //   uaf     a read of an allocation that was freed
 //   shared  a write past the end of a static __shared__ array
 //   clean   a kernel that uses every kind of memory correctly: no report
+//   churn   kernels run while another host thread allocates and frees:
+//           no report, no crash
 // Without memcheck the bad kernels would "work": each access stays inside
 // memory the process owns. Prints PASS when the outcome is as expected.
 #include <cstdio>
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <cuda_runtime.h>
 
 __global__ void scale(int *v) {
@@ -86,6 +90,32 @@ int main(int argc, char **argv) {
     cudaMemset(in, 0, 128 * sizeof(int));
     tileOverflow<<<1, 128>>>(in, out);
     pass = expectIllegal(cudaDeviceSynchronize(), "shared");
+  } else if (!std::strcmp(mode, "churn")) {
+    int *v;
+    cudaMalloc(&v, 256 * sizeof(int));
+    std::atomic<bool> stop{false};
+    std::atomic<int> churnErrors{0};
+    std::thread churn([&] {
+      while (!stop) {
+        void *p[8];
+        for (auto &q : p)
+          if (cudaMalloc(&q, 4096) != cudaSuccess)
+            ++churnErrors;
+        for (auto &q : p)
+          if (cudaFree(q) != cudaSuccess)
+            ++churnErrors;
+      }
+    });
+    cudaError_t err = cudaSuccess;
+    for (int i = 0; i < 200 && err == cudaSuccess; ++i) {
+      scale<<<4, 64>>>(v);
+      err = cudaDeviceSynchronize();
+    }
+    stop = true;
+    churn.join();
+    std::printf("churn: %s, %d allocation errors\n", cudaGetErrorName(err),
+                churnErrors.load());
+    pass = err == cudaSuccess && churnErrors == 0;
   } else {
     const int n = 32;
     int h[n + 1], *in, *out;

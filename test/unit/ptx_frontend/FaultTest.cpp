@@ -3,8 +3,10 @@
 // A fault inside a guarded block (on the calling thread or another one,
 // including a stack overflow) ends that block with TrapIllegalAddress and
 // the faulting address; a fault outside a block still reaches the handler
-// the program installed, which is back in place when the FaultScope ends.
-// cuhip_memcheck accepts exactly the memory a launch describes.
+// the program installed before, or ends the process where that is the
+// default action (both in fresh processes, as the handler is installed
+// once per process). cuhip_memcheck accepts exactly the memory a launch
+// describes.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
@@ -15,6 +17,8 @@
 #include <csignal>
 #include <cstring>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace cuhip::ptx::host;
 
@@ -41,24 +45,15 @@ void fineBlock(const void *Params, BlockContext *) {
   *static_cast<int *>(const_cast<void *>(Params)) = 42;
 }
 
-sigjmp_buf ProgramJump;
-volatile sig_atomic_t ProgramFaults = 0;
-void programHandler(int, siginfo_t *, void *) {
-  ProgramFaults = ProgramFaults + 1;
-  siglongjmp(ProgramJump, 1);
-}
+void programHandler(int, siginfo_t *, void *) { _exit(7); }
 
-struct ProgramHandler {
-  struct sigaction Old;
-  ProgramHandler() {
-    struct sigaction A {};
-    A.sa_sigaction = programHandler;
-    A.sa_flags = SA_SIGINFO;
-    sigemptyset(&A.sa_mask);
-    sigaction(SIGSEGV, &A, &Old);
-  }
-  ~ProgramHandler() { sigaction(SIGSEGV, &Old, nullptr); }
-};
+void installProgramHandler() {
+  struct sigaction A {};
+  A.sa_sigaction = programHandler;
+  A.sa_flags = SA_SIGINFO;
+  sigemptyset(&A.sa_mask);
+  sigaction(SIGSEGV, &A, nullptr);
+}
 
 BlockTrap runBlock(BlockFunction Fn, void *Params = nullptr) {
   BlockContext Ctx;
@@ -71,7 +66,7 @@ BlockTrap runBlock(BlockFunction Fn, void *Params = nullptr) {
 } // namespace
 
 TEST(FaultTest, FaultInBlockEndsTheBlock) {
-  FaultScope Scope;
+  installFaultHandler();
   BlockTrap T = runBlock(faultingBlock);
   EXPECT_EQ(T.Code, TrapIllegalAddress);
   EXPECT_EQ(T.Signal, SIGSEGV);
@@ -85,7 +80,7 @@ TEST(FaultTest, FaultInBlockEndsTheBlock) {
 }
 
 TEST(FaultTest, FaultOnAnotherThread) {
-  FaultScope Scope;
+  installFaultHandler();
   BlockTrap T;
   std::thread W([&] { T = runBlock(faultingBlock); });
   W.join();
@@ -94,7 +89,7 @@ TEST(FaultTest, FaultOnAnotherThread) {
 }
 
 TEST(FaultTest, StackOverflowInBlock) {
-  FaultScope Scope;
+  installFaultHandler();
   BlockTrap T;
   std::thread W([&] { T = runBlock(overflowingBlock); });
   W.join();
@@ -103,29 +98,32 @@ TEST(FaultTest, StackOverflowInBlock) {
 }
 
 TEST(FaultTest, FaultOutsideBlocksReachesTheProgramsHandler) {
-  ProgramHandler Program;
-  ProgramFaults = 0;
-  {
-    FaultScope Scope;
-    if (sigsetjmp(ProgramJump, 1) == 0)
-      *reinterpret_cast<volatile int *>(Unmapped) = 1;
-    EXPECT_EQ(ProgramFaults, 1);
-    // Blocks are still guarded.
-    EXPECT_EQ(runBlock(faultingBlock).Code, TrapIllegalAddress);
-  }
-  struct sigaction Now;
-  sigaction(SIGSEGV, nullptr, &Now);
-  EXPECT_EQ(Now.sa_sigaction, &programHandler);
+  GTEST_FLAG_SET(death_test_style, "threadsafe"); // a fresh process
+  EXPECT_EXIT(
+      {
+        installProgramHandler();
+        installFaultHandler();
+        // Blocks are guarded; the program's handler sees the host's fault.
+        if (runBlock(faultingBlock).Code != TrapIllegalAddress)
+          _exit(1);
+        *reinterpret_cast<volatile int *>(Unmapped) = 1;
+        _exit(2);
+      },
+      testing::ExitedWithCode(7), "");
 }
 
 TEST(FaultTest, DefaultActionStillEndsTheProcess) {
-  EXPECT_DEATH(
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
       {
         signal(SIGSEGV, SIG_DFL);
-        FaultScope Scope;
+        installFaultHandler();
+        if (runBlock(faultingBlock).Code != TrapIllegalAddress)
+          _exit(1);
         *reinterpret_cast<volatile int *>(Unmapped) = 1;
+        _exit(2);
       },
-      "");
+      testing::KilledBySignal(SIGSEGV), "");
 }
 
 namespace {

@@ -190,7 +190,7 @@ enum TrapCode : uint32_t {
 /// setjmp) around each block it runs; cuhip_trap longjmps back to it. The
 /// generated code has no destructors to run, so unwinding it this way is
 /// safe. A memory fault while CurrentTrap is set comes back the same way
-/// from the fault handler (see FaultScope).
+/// from the fault handler (see installFaultHandler).
 struct TrapContext {
   void *JumpBuffer[40]; // a jmp_buf
   uint32_t Code = TrapNone;
@@ -214,18 +214,14 @@ struct BlockTrap {
 uint32_t runBlockGuarded(BlockFunction Fn, const void *Params,
                          BlockContext *Ctx, BlockTrap *Trap = nullptr);
 
-/// While alive, SIGSEGV and SIGBUS in kernel code (on a thread inside
-/// runBlockGuarded) end the block with TrapIllegalAddress instead of ending
-/// the process. Faults anywhere else go to the handler that was installed
-/// before (the program's own, or the default one, which ends the process).
-/// The runtime keeps one alive around each launch; scopes must not overlap.
-class FaultScope {
-public:
-  FaultScope();
-  ~FaultScope();
-  FaultScope(const FaultScope &) = delete;
-  FaultScope &operator=(const FaultScope &) = delete;
-};
+/// From the first call on, SIGSEGV and SIGBUS in kernel code (on a thread
+/// inside runBlockGuarded) end the block with TrapIllegalAddress instead of
+/// ending the process. Faults anywhere else go to the handler that was
+/// installed before the first call (the program's own, or the default one,
+/// which ends the process). The handler stays installed, so that a launch
+/// costs no system calls; a handler the program installs later replaces it.
+/// Thread-safe; the runtime calls it before each launch.
+void installFaultHandler();
 
 /// An address range of memory a kernel may access.
 struct MemRange {

@@ -13,11 +13,13 @@
 //
 // Jumping out of a signal handler is safe here because the generated code
 // holds no locks and has nothing to unwind. It is not when the fault
-// happens inside a C library call the device library made (printf's %s of
-// a bad pointer is formatted before any lock is taken, but a corrupted heap
-// inside malloc/free can fault with the heap's lock held): the block still
-// ends with cudaErrorIllegalAddress, and a later call that needs that lock
-// may then block. A GPU context is unusable after such a fault anyway.
+// happens inside a C library call the device library made with a lock held.
+// printf's and assert's messages are formatted before the output lock is
+// taken, so a bad string pointer faults without it; but a heap the kernel
+// corrupted can make malloc/free fault with the C heap's lock held: the
+// block still ends with cudaErrorIllegalAddress, and a later call that
+// needs that lock may then block. A GPU context is unusable after such a
+// fault anyway.
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceLibrary.h"
@@ -331,19 +333,22 @@ void deviceAssertFail(void *, const void *Args, const BlockContext *Ctx,
   std::memcpy(&File, A + 8, 8);
   std::memcpy(&Line, A + 16, 4);
   std::memcpy(&Func, A + 24, 8);
+  // Formatted before taking the lock: a bad string pointer faults here,
+  // and the fault handler must not leave the lock held.
+  char Text[2048];
+  if (Ctx)
+    std::snprintf(Text, sizeof(Text),
+                  "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
+                  "Assertion `%s` failed.\n",
+                  File ? File : "?", Line, Func ? Func : "?", Ctx->CtaId[0],
+                  Ctx->CtaId[1], Ctx->CtaId[2], X, Y, Z, Msg ? Msg : "?");
+  else // in a function called through a pointer: no thread context
+    std::snprintf(Text, sizeof(Text), "%s:%u: %s: Assertion `%s` failed.\n",
+                  File ? File : "?", Line, Func ? Func : "?", Msg ? Msg : "?");
   {
     std::lock_guard<std::mutex> G(OutputLock);
     std::fflush(stdout);
-    if (Ctx)
-      std::fprintf(stderr,
-                   "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
-                   "Assertion `%s` failed.\n",
-                   File ? File : "?", Line, Func ? Func : "?", Ctx->CtaId[0],
-                   Ctx->CtaId[1], Ctx->CtaId[2], X, Y, Z, Msg ? Msg : "?");
-    else // in a function called through a pointer: no thread context
-      std::fprintf(stderr, "%s:%u: %s: Assertion `%s` failed.\n",
-                   File ? File : "?", Line, Func ? Func : "?",
-                   Msg ? Msg : "?");
+    std::fputs(Text, stderr);
   }
   cuhip_trap(TrapAssert);
 }

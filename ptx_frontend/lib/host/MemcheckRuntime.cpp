@@ -6,9 +6,10 @@
 // one must lie inside one live device allocation: the runtime publishes a
 // sorted snapshot of them for each launch (MemcheckLaunch), searched
 // without locks; generic addresses may also be the block's shared arena,
-// its thread frames, the parameter buffer or the thread's stack. Only when
-// all of that fails are module variables and in-kernel malloc blocks
-// looked up (under a lock). A bad access prints one report in the style of
+// its thread frames (where every stack slot of a kernel lives) or the
+// parameter buffer, but never host memory, the launching thread's stack
+// included. Only when all of that fails are module variables and
+// in-kernel malloc blocks looked up (under a lock). A bad access prints one report in the style of
 // compute-sanitizer's memcheck and ends the kernel like a trap, with
 // cudaErrorIllegalAddress.
 //
@@ -21,7 +22,6 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include <pthread.h>
 
 namespace cuhip::ptx::host {
 
@@ -43,23 +43,6 @@ bool inside(uint64_t Address, uint64_t Size, uint64_t Base, uint64_t Bytes) {
   return Address - Base < Bytes && Size <= Bytes - (Address - Base);
 }
 
-/// The calling thread's stack, found once per thread.
-struct StackBounds {
-  uint64_t Low = 0, Bytes = 0;
-  StackBounds() {
-    pthread_attr_t Attr;
-    if (pthread_getattr_np(pthread_self(), &Attr) != 0)
-      return;
-    void *Addr;
-    size_t Size;
-    if (pthread_attr_getstack(&Attr, &Addr, &Size) == 0) {
-      Low = reinterpret_cast<uint64_t>(Addr);
-      Bytes = Size;
-    }
-    pthread_attr_destroy(&Attr);
-  }
-};
-
 /// Generic addresses may point at what the block itself owns.
 bool isBlockPrivate(uint64_t A, uint64_t Size, const BlockContext *Ctx,
                     const MemcheckLaunch &L) {
@@ -67,8 +50,9 @@ bool isBlockPrivate(uint64_t A, uint64_t Size, const BlockContext *Ctx,
       inside(A, Size, reinterpret_cast<uint64_t>(Ctx->Frames), L.FrameBytes) ||
       inside(A, Size, reinterpret_cast<uint64_t>(L.Params), L.ParamBytes))
     return true;
-  thread_local StackBounds Stack;
-  return inside(A, Size, Stack.Low, Stack.Bytes);
+  // Not the thread's native stack: every stack slot of a kernel is a slice
+  // of its frame, and the launching thread's stack is host memory.
+  return false;
 }
 
 const char *opName(uint32_t Kind) {

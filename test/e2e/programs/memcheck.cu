@@ -4,6 +4,7 @@
 //   oob     a global write one element past the end of an allocation
 //   uaf     a read of an allocation that was freed
 //   shared  a write past the end of a static __shared__ array
+//   host    a read of host memory (malloc'd, not a device allocation)
 //   clean   a kernel that uses every kind of memory correctly: no report
 //   churn   kernels run while another host thread allocates and frees:
 //           no report, no crash
@@ -90,6 +91,12 @@ int main(int argc, char **argv) {
     cudaMemset(in, 0, 128 * sizeof(int));
     tileOverflow<<<1, 128>>>(in, out);
     pass = expectIllegal(cudaDeviceSynchronize(), "shared");
+  } else if (!std::strcmp(mode, "host")) {
+    int *host = new int[32](), *out;
+    cudaMalloc(&out, 32 * sizeof(int));
+    readFreed<<<1, 32>>>(host, out);
+    pass = expectIllegal(cudaDeviceSynchronize(), "host");
+    delete[] host;
   } else if (!std::strcmp(mode, "churn")) {
     int *v;
     cudaMalloc(&v, 256 * sizeof(int));

@@ -5,6 +5,8 @@
 //   uaf     a read of an allocation that was freed
 //   shared  a write past the end of a static __shared__ array
 //   host    a read of host memory (malloc'd, not a device allocation)
+//   devfn   an out-of-bounds write inside a device function, which the
+//           report names although it is inlined into the kernel
 //   clean   a kernel that uses every kind of memory correctly: no report
 //   churn   kernels run while another host thread allocates and frees:
 //           no report, no crash
@@ -33,6 +35,13 @@ __global__ void tileOverflow(const int *in, int *out) {
 }
 
 __device__ int table[16];
+
+__device__ __noinline__ void writeAfter(int *p, int n) { p[n] = n; }
+
+__global__ void callsWriteAfter(int *v, int n) {
+  if (threadIdx.x == 0)
+    writeAfter(v, n);
+}
 
 __device__ __noinline__ int sumThrough(const int *p, int n) {
   int s = 0;
@@ -97,6 +106,11 @@ int main(int argc, char **argv) {
     readFreed<<<1, 32>>>(host, out);
     pass = expectIllegal(cudaDeviceSynchronize(), "host");
     delete[] host;
+  } else if (!std::strcmp(mode, "devfn")) {
+    int *v;
+    cudaMalloc(&v, 8 * sizeof(int));
+    callsWriteAfter<<<1, 32>>>(v, 8);
+    pass = expectIllegal(cudaDeviceSynchronize(), "devfn");
   } else if (!std::strcmp(mode, "churn")) {
     int *v;
     cudaMalloc(&v, 256 * sizeof(int));

@@ -26,12 +26,12 @@
 
 #include "cuhip/ptx/HostTarget.h"
 
+#include <algorithm>
+#include <atomic>
 #include <csetjmp>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>

@@ -148,6 +148,11 @@ int cuhipPtxMain(int argc, char **argv) {
                  Arch.c_str(), Known.c_str());
     return 2;
   }
+  if (Memcheck && Amdgpu) {
+    std::fprintf(stderr, "cuhip ptx: error: --memcheck is only available for "
+                         "--arch host\n");
+    return 2;
+  }
   // The natural product of each target: host IR to inspect, AMDGPU a .hsaco.
   if (Emit.empty())
     Emit = Amdgpu ? "obj" : "llvm";

@@ -3,7 +3,9 @@
 // A launch hands the grid's blocks to the thread pool in increasing linear
 // order; each participant runs whole blocks through the kernel's block
 // function with its own shared-memory arena and thread frames, so no OS
-// thread is ever created per CUDA thread or per block.
+// thread is ever created per CUDA thread or per block. A memory fault in
+// kernel code ends the faulting block with cudaErrorIllegalAddress
+// (ptx::host::installFaultHandler) instead of the process.
 //
 // A cooperative launch needs every block resident at once, since its
 // blocks wait for each other at grid.sync(). There each block is a fiber
@@ -22,6 +24,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <csignal>
+#include <cstdio>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -54,8 +58,26 @@ bool grow(std::unique_ptr<uint8_t[], void (*)(void *)> &Buf, size_t &Size,
 /// The launch's result from the first trap (with the block that took it)
 /// and the first failed block status.
 Status blockOutcome(const ptx::host::CompiledKernel &K, uint32_t Code,
-                    uint64_t TrapBlock, uint32_t Failure,
+                    uint64_t TrapBlock, Dim3 Grid,
+                    const ptx::host::BlockTrap &Detail, uint32_t Failure,
                     std::string &Message) {
+  if (Code == ptx::host::TrapIllegalAddress) {
+    const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
+    char Addr[32];
+    std::snprintf(Addr, sizeof(Addr), "0x%llx",
+                  static_cast<unsigned long long>(Detail.Address));
+    Message = "kernel '" + K.Info.Name + "': block (" +
+              std::to_string(TrapBlock % GX) + "," +
+              std::to_string((TrapBlock / GX) % Grid.Y) + "," +
+              std::to_string(TrapBlock / GXY) + ")" +
+              (Detail.Signal
+                   ? std::string(" accessed address ") + Addr +
+                         " outside any mapping (" +
+                         (Detail.Signal == SIGBUS ? "SIGBUS" : "SIGSEGV") + ")"
+                   : std::string(" made an invalid memory access at ") +
+                         Addr + " (see the memcheck report)");
+    return cudaErrorIllegalAddress;
+  }
   if (Code) {
     Message = "kernel '" + K.Info.Name + "': block " +
               std::to_string(TrapBlock) +
@@ -84,8 +106,10 @@ CpuBackend::~CpuBackend() = default;
 
 Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
                           Dim3 Block, const void *Params, size_t DynamicShared,
-                          bool Cooperative, std::string &Message) {
+                          bool Cooperative, std::string &Message,
+                          ptx::host::MemcheckLaunch *Memcheck) {
   std::lock_guard<std::mutex> Serial(LaunchLock);
+  ptx::host::installFaultHandler();
   uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
   uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
   size_t SharedAlign = K.Layout.SharedAlign;
@@ -93,9 +117,14 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
       ((K.Layout.StaticSharedBytes + SharedAlign - 1) & ~(SharedAlign - 1)) +
       DynamicShared;
   size_t FrameBytes = size_t(K.Layout.FrameBytesPerThread) * Threads;
+  if (Memcheck) {
+    Memcheck->SharedBytes = SharedBytes;
+    Memcheck->FrameBytes = FrameBytes;
+    Memcheck->KernelName = K.Info.Name.c_str();
+  }
   if (Cooperative)
     return launchCooperative(K, Grid, Block, Params, DynamicShared, SharedBytes,
-                             FrameBytes, Message);
+                             FrameBytes, Message, Memcheck);
   for (Scratch &S : Scratches)
     if (!grow(S.Shared, S.SharedSize, std::max<size_t>(SharedBytes, 64)) ||
         !grow(S.Frames, S.FramesSize, std::max<size_t>(FrameBytes, 64))) {
@@ -107,6 +136,7 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
   std::atomic<uint32_t> Failure{ptx::host::BlockOk};
   std::atomic<uint32_t> Trap{ptx::host::TrapNone};
   uint64_t TrapBlock = 0;
+  ptx::host::BlockTrap TrapDetail;
   const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t Begin, uint64_t End) {
     Scratch &S = Scratches[Worker];
@@ -123,16 +153,21 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     Ctx.Frames = S.Frames.get();
     Ctx.WorkerId = Worker;
     Ctx.NumWorkers = Pool.size();
+    Ctx.Memcheck = Memcheck;
     for (uint64_t B = Begin; B < End; ++B) {
       Ctx.CtaId[0] = uint32_t(B % GX);
       Ctx.CtaId[1] = uint32_t((B / GX) % Grid.Y);
       Ctx.CtaId[2] = uint32_t(B / GXY);
       if (Trap.load(std::memory_order_relaxed))
         return; // an earlier block trapped: the grid stops
-      if (uint32_t Code = ptx::host::runBlockGuarded(K.Fn, Params, &Ctx)) {
+      ptx::host::BlockTrap Detail;
+      if (uint32_t Code =
+              ptx::host::runBlockGuarded(K.Fn, Params, &Ctx, &Detail)) {
         uint32_t Expected = ptx::host::TrapNone;
-        if (Trap.compare_exchange_strong(Expected, Code))
+        if (Trap.compare_exchange_strong(Expected, Code)) {
           TrapBlock = B;
+          TrapDetail = Detail;
+        }
         return;
       }
       if (Ctx.Status != ptx::host::BlockOk) {
@@ -143,7 +178,8 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     }
   };
   Pool.parallelFor(Blocks, Run);
-  return blockOutcome(K, Trap.load(), TrapBlock, Failure.load(), Message);
+  return blockOutcome(K, Trap.load(), TrapBlock, Grid, TrapDetail,
+                      Failure.load(), Message);
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,6 +204,7 @@ struct CoopBlock : ptx::host::BlockFiber {
   ptx::host::BlockFunction Fn = nullptr;
   const void *Params = nullptr;
   uint32_t TrapCode = ptx::host::TrapNone;
+  ptx::host::BlockTrap Detail;
   bool Finished = false;
 
   ~CoopBlock() {
@@ -184,7 +221,8 @@ void yieldBlock(ptx::host::BlockFiber *F) {
 // makecontext passes int arguments only: the block's address in two halves.
 void blockMain(unsigned High, unsigned Low) {
   auto *B = reinterpret_cast<CoopBlock *>((uintptr_t(High) << 32) | Low);
-  B->TrapCode = ptx::host::runBlockGuarded(B->Fn, B->Params, &B->Ctx);
+  B->TrapCode =
+      ptx::host::runBlockGuarded(B->Fn, B->Params, &B->Ctx, &B->Detail);
   B->Finished = true;
   setcontext(B->Home);
 }
@@ -237,7 +275,8 @@ void resumeBlock(CoopBlock &B, ucontext_t &Home) {
 Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
                                      Dim3 Grid, Dim3 Block, const void *Params,
                                      size_t DynamicShared, size_t SharedBytes,
-                                     size_t FrameBytes, std::string &Message) {
+                                     size_t FrameBytes, std::string &Message,
+                                     ptx::host::MemcheckLaunch *Memcheck) {
   uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
   // What grid.sync() finds through %envreg1:%envreg2; it lives as long as
   // the launch, which is synchronous.
@@ -266,6 +305,7 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
     Ctx.EnvReg[1] = uint32_t(WorkspaceAddress >> 32);
     Ctx.EnvReg[2] = uint32_t(WorkspaceAddress);
     Ctx.Fiber = &B;
+    Ctx.Memcheck = Memcheck;
   }
 
   std::atomic<uint64_t> NextBlock{0};
@@ -276,6 +316,7 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
   std::atomic<uint32_t> Failure{ptx::host::BlockOk};
   std::atomic<uint32_t> Trap{ptx::host::TrapNone};
   uint64_t TrapBlock = 0;
+  ptx::host::BlockTrap TrapDetail;
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t, uint64_t) {
     ucontext_t Home;
     std::vector<CoopBlock *> Mine;
@@ -317,8 +358,10 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
       uint64_t Id = uint64_t(B - All.data());
       if (B->TrapCode) {
         uint32_t Expected = ptx::host::TrapNone;
-        if (Trap.compare_exchange_strong(Expected, B->TrapCode))
+        if (Trap.compare_exchange_strong(Expected, B->TrapCode)) {
           TrapBlock = Id;
+          TrapDetail = B->Detail;
+        }
         Stop.store(true);
       } else if (B->Ctx.Status != ptx::host::BlockOk) {
         uint32_t Expected = ptx::host::BlockOk;
@@ -335,7 +378,8 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
               std::to_string(Blocks) + " resident blocks";
     return cudaErrorLaunchOutOfResources;
   }
-  return blockOutcome(K, Trap.load(), TrapBlock, Failure.load(), Message);
+  return blockOutcome(K, Trap.load(), TrapBlock, Grid, TrapDetail,
+                      Failure.load(), Message);
 }
 
 } // namespace cuhip::rt

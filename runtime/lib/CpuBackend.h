@@ -23,16 +23,19 @@ public:
   /// Runs every block of the grid; returns when all have finished. Params
   /// is the packed parameter buffer. Cooperative grids run with all their
   /// blocks resident at once (the caller has checked their size). On
-  /// failure Message says why.
+  /// failure Message says why. In memcheck mode Memcheck holds the
+  /// allocations the checks accept; the backend fills in the block's sizes.
   Status launch(const ptx::host::CompiledKernel &K, Dim3 Grid, Dim3 Block,
                 const void *Params, size_t DynamicShared, bool Cooperative,
-                std::string &Message);
+                std::string &Message,
+                ptx::host::MemcheckLaunch *Memcheck = nullptr);
 
 private:
   Status launchCooperative(const ptx::host::CompiledKernel &K, Dim3 Grid,
                            Dim3 Block, const void *Params,
                            size_t DynamicShared, size_t SharedBytes,
-                           size_t FrameBytes, std::string &Message);
+                           size_t FrameBytes, std::string &Message,
+                           ptx::host::MemcheckLaunch *Memcheck);
 
   struct Scratch {
     std::unique_ptr<uint8_t[], void (*)(void *)> Shared{nullptr, ::free};

@@ -6,7 +6,10 @@
 // fails the launch with a CUDA error and a log line instead of failing the
 // program at start-up. Launches, copies and the other stream operations run
 // synchronously on the CPU backend, which CUDA's stream ordering allows; on
-// the HIP backend they go to HIP's streams.
+// the HIP backend they go to HIP's streams. In memcheck mode
+// (CUHIP_MEMCHECK=1) kernels are compiled with a check before each access,
+// and every launch publishes a sorted snapshot of the live allocations (and
+// of recently freed ones) that the checks search.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -27,6 +30,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <dlfcn.h>
 #include <fstream>
 #include <map>
@@ -163,6 +167,51 @@ struct Runtime::Impl {
   std::map<uintptr_t, size_t> Allocations; // base -> size
   std::map<uintptr_t, bool> Mapped;        // base -> allocated with mmap
 
+  /// Memcheck mode (CUHIP_MEMCHECK=1, read once at start-up).
+  const bool Memcheck = memcheckRequested();
+  /// The allocations a launch's checks search. A launch holds its snapshot
+  /// until it ends, so a host thread that allocates or frees meanwhile
+  /// builds a new one and never changes what a running kernel reads.
+  struct MemSnapshot {
+    std::vector<ptx::host::MemRange> Live, Freed;
+  };
+  std::shared_ptr<const MemSnapshot> Snapshot; // guarded by MemLock
+  uint64_t MemGeneration = 0;                  // bumped by malloc and free
+  uint64_t SnapshotGeneration = ~uint64_t(0);
+  /// The most recent frees, oldest first, for reports of use after free.
+  std::deque<ptx::host::MemRange> RecentlyFreed;
+  static constexpr size_t MaxRecentlyFreed = 4096;
+  static bool memcheckRequested() {
+    const char *E = std::getenv("CUHIP_MEMCHECK");
+    return E && *E && std::string(E) != "0" && std::string(E) != "off";
+  }
+  /// The snapshot for a launch starting now.
+  std::shared_ptr<const MemSnapshot> memSnapshot() {
+    std::lock_guard<std::mutex> G(MemLock);
+    if (SnapshotGeneration != MemGeneration || !Snapshot) {
+      auto S = std::make_shared<MemSnapshot>();
+      S->Live.reserve(Allocations.size());
+      for (const auto &[Base, Size] : Allocations)
+        S->Live.push_back({Base, Size});
+      // A range freed and then reused reports as live; otherwise the most
+      // recent free of an address wins.
+      for (auto It = RecentlyFreed.rbegin(); It != RecentlyFreed.rend(); ++It)
+        S->Freed.push_back(*It);
+      std::stable_sort(S->Freed.begin(), S->Freed.end(),
+                       [](const ptx::host::MemRange &A,
+                          const ptx::host::MemRange &B) { return A.Base < B.Base; });
+      S->Freed.erase(std::unique(S->Freed.begin(), S->Freed.end(),
+                                 [](const ptx::host::MemRange &A,
+                                    const ptx::host::MemRange &B) {
+                                   return A.Base == B.Base;
+                                 }),
+                     S->Freed.end());
+      Snapshot = std::move(S);
+      SnapshotGeneration = MemGeneration;
+    }
+    return Snapshot;
+  }
+
   std::once_flag BackendOnce;
   std::unique_ptr<CpuBackend> Backend;
   // Which backend runs kernels, chosen once from CUHIP_BACKEND.
@@ -224,13 +273,20 @@ struct Runtime::Impl {
   }
   ptx::host::HostCompiler *compiler() {
     std::call_once(CompilerOnce, [&] {
-      auto C = ptx::host::HostCompiler::create();
+      ptx::host::HostCompileOptions Options;
+      Options.Memcheck = Memcheck;
+      auto C = ptx::host::HostCompiler::create(Options);
       if (!C) {
         CompilerError = llvm::toString(C.takeError());
         return;
       }
       Compiler = std::move(*C);
       CUHIP_DEBUG("host JIT targets %s", Compiler->targetDescription().c_str());
+      if (Memcheck) {
+        ptx::host::setMemcheckDeviceHeapTracking(true);
+        CUHIP_INFO("memcheck: kernels check every global, generic and shared "
+                   "access");
+      }
       Compiler->enableCompileCache(
           ptx::host::compileCacheDirectory(),
           [](bool Warning, const std::string &Msg) {
@@ -473,6 +529,12 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     // objects in the compile cache.
     CUHIP_INFO("compiling %s for %s", M.DisplayName.c_str(),
                Hip->arch().c_str());
+    static std::once_flag MemcheckWarning;
+    if (Memcheck)
+      std::call_once(MemcheckWarning, [] {
+        CUHIP_WARN("CUHIP_MEMCHECK: memcheck mode is only available on the "
+                   "CPU backend (CUHIP_BACKEND=cpu); kernels run unchecked");
+      });
     std::string Msg;
     if (Status S = Hip->loadModule(M.PtxText, M.DisplayName,
                                    ptx::host::compileCacheDirectory(),
@@ -505,8 +567,10 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   }
   Parsed->FileName = M.DisplayName;
   auto Ctx = std::make_unique<llvm::LLVMContext>();
+  ptx::LowerOptions LowerOpts;
+  LowerOpts.SourceLines = Memcheck; // memcheck reports name the PTX line
   std::optional<ptx::LoweredModule> Lowered =
-      ptx::lowerModule(*Parsed, *Ctx, Diags);
+      ptx::lowerModule(*Parsed, *Ctx, Diags, LowerOpts);
   report();
   if (!Lowered)
     return fail(cudaErrorInvalidPtx);
@@ -781,19 +845,33 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
       return record(cudaErrorCooperativeLaunchTooLarge);
     }
   }
+  // Memcheck: the checks read this launch's snapshot, kept alive here.
+  std::shared_ptr<const Impl::MemSnapshot> Snapshot;
+  ptx::host::MemcheckLaunch Check;
+  if (P->Memcheck && !Hip) {
+    Snapshot = P->memSnapshot();
+    Check.Live = Snapshot->Live.data();
+    Check.NumLive = Snapshot->Live.size();
+    Check.Freed = Snapshot->Freed.data();
+    Check.NumFreed = Snapshot->Freed.size();
+    Check.Params = Params.data();
+    Check.ParamBytes = Params.size();
+  }
   auto Start = std::chrono::steady_clock::now();
   Status S = Hip ? Hip->launch(*K->Hip, Grid, Block, Params.data(),
                                Info->ParamBufferSize, SharedMem, HipStream,
                                Cooperative, Msg)
                  : P->backend().launch(*C, Grid, Block, Params.data(),
-                                       SharedMem, Cooperative, Msg);
+                                       SharedMem, Cooperative, Msg,
+                                       Snapshot ? &Check : nullptr);
   double Ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - Start)
                   .count();
   if (S != cudaSuccess) {
     CUHIP_ERROR("%s", Msg.c_str());
     // Faults inside a kernel leave the context unusable, as on a GPU.
-    if (S == cudaErrorLaunchFailure || S == cudaErrorAssert)
+    if (S == cudaErrorLaunchFailure || S == cudaErrorAssert ||
+        S == cudaErrorIllegalAddress)
       P->Sticky.store(S);
     return record(S);
   }
@@ -849,6 +927,7 @@ Status Runtime::malloc(void **Ptr, size_t Bytes) {
     std::lock_guard<std::mutex> G(P->MemLock);
     P->Allocations[reinterpret_cast<uintptr_t>(Mem)] = Bytes;
     P->Mapped[reinterpret_cast<uintptr_t>(Mem)] = UsedMmap;
+    ++P->MemGeneration;
   }
   *Ptr = Mem;
   return cudaSuccess;
@@ -872,6 +951,12 @@ Status Runtime::free(void *Ptr) {
     UsedMmap = P->Mapped[It->first];
     P->Mapped.erase(It->first);
     P->Allocations.erase(It);
+    ++P->MemGeneration;
+    if (P->Memcheck) {
+      P->RecentlyFreed.push_back({reinterpret_cast<uint64_t>(Ptr), Bytes});
+      if (P->RecentlyFreed.size() > Impl::MaxRecentlyFreed)
+        P->RecentlyFreed.pop_front();
+    }
   }
   if (HipBackend *Hip = P->hip())
     return record(Hip->free(Ptr));

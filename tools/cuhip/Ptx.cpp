@@ -30,7 +30,8 @@
 static void ptxUsage(FILE *Out) {
   std::fprintf(Out,
                "usage: cuhip ptx IN.ptx [--arch host|gfxNNN] "
-               "[--emit llvm|asm|obj|gpu-ir] [--no-opt] [-o OUT]\n"
+               "[--emit llvm|asm|obj|gpu-ir] [--no-opt] [--memcheck] "
+               "[-o OUT]\n"
                "  --arch         host (default) or an AMDGPU target:\n");
   for (const auto &T : cuhip::ptx::amdgpu::targets())
     std::fprintf(Out, "                   %-8s wave%u, %s\n", T.Name,
@@ -43,6 +44,8 @@ static void ptxUsage(FILE *Out) {
                "                 linked HSA code object, a .hsaco; the default\n"
                "                 for AMDGPU targets)\n"
                "  --no-opt       skip the optimization pipeline\n"
+               "  --memcheck     host: check every global, generic and shared\n"
+               "                 access, as CUHIP_MEMCHECK=1 does\n"
                "  -o OUT         output file (default: stdout)\n");
 }
 
@@ -92,6 +95,7 @@ static int emitAmdgpu(const cuhip::ptx::amdgpu::Target &T, llvm::Module &M,
 int cuhipPtxMain(int argc, char **argv) {
   std::string In, Out = "-", Arch, Emit;
   bool Opt = true;
+  bool Memcheck = false;
   for (int I = 1; I < argc; ++I) {
     std::string A = argv[I];
     auto value = [&](const char *Name) -> std::string {
@@ -116,6 +120,8 @@ int cuhipPtxMain(int argc, char **argv) {
       Emit = A.substr(7);
     else if (A == "--no-opt")
       Opt = false;
+    else if (A == "--memcheck")
+      Memcheck = true;
     else if (!A.empty() && A[0] == '-' && A != "-") {
       std::fprintf(stderr, "cuhip ptx: error: unknown option '%s'\n", A.c_str());
       return 2;
@@ -140,6 +146,11 @@ int cuhipPtxMain(int argc, char **argv) {
     std::fprintf(stderr,
                  "cuhip ptx: error: unknown --arch '%s' (known: %s)\n",
                  Arch.c_str(), Known.c_str());
+    return 2;
+  }
+  if (Memcheck && Amdgpu) {
+    std::fprintf(stderr, "cuhip ptx: error: --memcheck is only available for "
+                         "--arch host\n");
     return 2;
   }
   // The natural product of each target: host IR to inspect, AMDGPU a .hsaco.
@@ -167,7 +178,9 @@ int cuhipPtxMain(int argc, char **argv) {
   }
   Parsed->FileName = In;
   llvm::LLVMContext Ctx;
-  auto Lowered = cuhip::ptx::lowerModule(*Parsed, Ctx, Diags);
+  cuhip::ptx::LowerOptions LowerOpts;
+  LowerOpts.SourceLines = Memcheck;
+  auto Lowered = cuhip::ptx::lowerModule(*Parsed, Ctx, Diags, LowerOpts);
   flush();
   if (!Lowered)
     return 1;
@@ -202,8 +215,11 @@ int cuhipPtxMain(int argc, char **argv) {
   M.setDataLayout((*TM)->createDataLayout());
   M.setTargetTriple((*TM)->getTargetTriple());
   std::vector<cuhip::ptx::host::HostKernelLayout> Layouts;
+  cuhip::ptx::host::HostCompileOptions HostOpts;
+  HostOpts.Memcheck = Memcheck;
   if (llvm::Error E = cuhip::ptx::host::prepareHostModule(
-          M, Lowered->Kernels, Layouts, Opt ? TM->get() : nullptr)) {
+          M, Lowered->Kernels, Layouts, Opt ? TM->get() : nullptr,
+          HostOpts)) {
     std::fprintf(stderr, "cuhip ptx: error: %s: %s\n", In.c_str(),
                  llvm::toString(std::move(E)).c_str());
     return 1;

@@ -20,14 +20,19 @@
 
 static void runUsage(FILE *Out) {
   std::fprintf(Out,
-               "usage: cuhip run [--backend cpu|hip|auto] [--] PROGRAM [ARGS...]\n"
+               "usage: cuhip run [--backend cpu|hip|auto] [--memcheck] [--] "
+               "PROGRAM [ARGS...]\n"
                "\n"
                "Runs PROGRAM with cuhip's libcudart in place of NVIDIA's.\n"
                "  --backend cpu   run kernels on the host CPU (default when no AMD\n"
                "                  GPU is present)\n"
                "  --backend auto  pick the best available backend (default)\n"
                "  --backend hip   run kernels on an AMD GPU through HIP (libamdhip64)\n"
-               "Environment: CUHIP_LOG=error|warn|info|debug|trace, CUHIP_DUMP_DIR.\n");
+               "  --memcheck      CPU backend: check every global, generic and\n"
+               "                  shared access of the kernels and report the first\n"
+               "                  bad one (sets CUHIP_MEMCHECK=1; slow)\n"
+               "Environment: CUHIP_LOG=error|warn|info|debug|trace, CUHIP_DUMP_DIR,\n"
+               "  CUHIP_MEMCHECK.\n");
 }
 
 /// The DT_NEEDED entries of an ELF64 little-endian file, and whether it has
@@ -127,6 +132,7 @@ static bool exists(const std::string &P) {
 
 int cuhipRunMain(int argc, char **argv) {
   std::string Backend;
+  bool Memcheck = false;
   int I = 1;
   for (; I < argc; ++I) {
     std::string A = argv[I];
@@ -137,6 +143,10 @@ int cuhipRunMain(int argc, char **argv) {
     if (A == "--help" || A == "-h") {
       runUsage(stdout);
       return 0;
+    }
+    if (A == "--memcheck") {
+      Memcheck = true;
+      continue;
     }
     if (A == "--backend" || A.rfind("--backend=", 0) == 0) {
       if (A == "--backend") {
@@ -188,6 +198,8 @@ int cuhipRunMain(int argc, char **argv) {
   setenv("LD_LIBRARY_PATH", Path.c_str(), 1);
   // The runtime core chooses for auto: an AMD GPU when HIP finds one.
   setenv("CUHIP_BACKEND", Backend.c_str(), 1);
+  if (Memcheck)
+    setenv("CUHIP_MEMCHECK", "1", 1);
 
   warnAboutStaticRuntime(argv[I]);
   execvp(argv[I], argv + I);

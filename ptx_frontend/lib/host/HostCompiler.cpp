@@ -67,7 +67,8 @@ Expected<std::unique_ptr<TargetMachine>> HostCompiler::createHostTargetMachine()
   return JTMB->createTargetMachine();
 }
 
-Expected<std::unique_ptr<HostCompiler>> HostCompiler::create() {
+Expected<std::unique_ptr<HostCompiler>>
+HostCompiler::create(const HostCompileOptions &Options) {
   auto JTMB = hostBuilder();
   if (!JTMB)
     return JTMB.takeError();
@@ -94,6 +95,7 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create() {
   add("cuhip_globaltimer", &cuhip_globaltimer);
   add("cuhip_trap", &cuhip_trap);
   add("cuhip_block_yield", &cuhip_block_yield);
+  add("cuhip_memcheck", &cuhip_memcheck);
   for (const char *Name : {"vprintf", "__assertfail", "malloc", "free"})
     add((std::string("cuhip_device_") + Name).c_str(),
         deviceLibraryFunction(Name));
@@ -102,6 +104,7 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create() {
   std::unique_ptr<HostCompiler> HC(new HostCompiler());
   HC->JIT = std::move(*J);
   HC->TM = std::move(*TM);
+  HC->Options = Options;
   return HC;
 }
 
@@ -122,21 +125,24 @@ bool HostCompiler::compileCacheEnabled() const {
 std::string HostCompiler::cacheKey(std::string_view Ptx) const {
   // The settings of the target machine that change the generated code;
   // the rest of the pipeline is covered by compilerVersion().
-  std::string Options =
+  std::string Opts =
       "O3 reloc=" + std::to_string(static_cast<int>(TM->getRelocationModel())) +
       " cm=" + std::to_string(static_cast<int>(TM->getCodeModel())) +
       " lanes=" + std::to_string(warpVectorWidth(TM.get()));
+  if (Options.Memcheck)
+    Opts += " memcheck";
   return compileCacheKey(StringRef(Ptx.data(), Ptx.size()),
                          TM->getTargetTriple().str(), TM->getTargetCPU(),
-                         TM->getTargetFeatureString(), Options);
+                         TM->getTargetFeatureString(), Opts);
 }
 
 namespace {
 /// Links Object into a fresh JITDylib and resolves each kernel's block
-/// function. On failure the JITDylib is removed again.
+/// function. On failure the JITDylib is removed again. In memcheck mode the
+/// module's variables become memory the checks accept.
 Expected<std::vector<CompiledKernel>>
 linkObject(LLJIT &JIT, unsigned &NextDylib, std::string Object,
-           std::vector<CompiledKernel> Kernels) {
+           std::vector<CompiledKernel> Kernels, bool Memcheck) {
   auto JD = JIT.createJITDylib("cuhip.module." + std::to_string(NextDylib++));
   if (!JD)
     return JD.takeError();
@@ -155,6 +161,14 @@ linkObject(LLJIT &JIT, unsigned &NextDylib, std::string Object,
       return Fail(Sym.takeError());
     K.Fn = Sym->toPtr<BlockFunction>();
   }
+  if (Memcheck) {
+    // { i64 count, [count x { ptr, i64 }] }, see MemcheckInstrumentation.
+    auto Table = JIT.lookup(*JD, MemcheckGlobalsSymbol);
+    if (!Table)
+      return Fail(Table.takeError());
+    const uint64_t *T = Table->toPtr<const uint64_t *>();
+    registerMemcheckRanges(reinterpret_cast<const MemRange *>(T + 1), T[0]);
+  }
   return Kernels;
 }
 } // namespace
@@ -171,7 +185,7 @@ HostCompiler::loadCached(std::string_view Ptx, const std::string &ModuleName) {
     return std::nullopt;
   }
   auto Linked = linkObject(*JIT, NextDylib, std::move(E->Object),
-                           std::move(E->Kernels));
+                           std::move(E->Kernels), Options.Memcheck);
   if (!Linked) {
     Cache->debug("compile cache: ignoring " + Cache->pathFor(Key) +
                   ": the object does not load: " +
@@ -196,7 +210,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
   M.setDataLayout(JIT->getDataLayout());
   M.setTargetTriple(TM->getTargetTriple());
   std::vector<HostKernelLayout> Layouts;
-  if (Error E = prepareHostModule(M, LM.Kernels, Layouts, TM.get()))
+  if (Error E = prepareHostModule(M, LM.Kernels, Layouts, TM.get(), Options))
     return std::move(E);
 
   // Code generation to an object, as the JIT's own compile layer would do,
@@ -231,7 +245,8 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
     Entry.Kernels = Kernels;
     Entry.Object = Object;
   }
-  auto Linked = linkObject(*JIT, NextDylib, std::move(Object), std::move(Kernels));
+  auto Linked = linkObject(*JIT, NextDylib, std::move(Object),
+                           std::move(Kernels), Options.Memcheck);
   if (!Linked)
     return Linked.takeError();
   // Only what compiled and linked is cached.

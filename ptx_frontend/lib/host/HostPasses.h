@@ -3,10 +3,13 @@
 
 #include <cstdint>
 
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 
 namespace llvm {
 class Function;
+class Module;
 class TargetMachine;
 class Twine;
 class Value;
@@ -43,5 +46,18 @@ llvm::Function *vectorizeThreadFunction(llvm::Function &Thread, unsigned W,
 /// lock attempts) a call to cuhip_block_yield on its back edges, taken when
 /// the block context Ctx has a fiber. Returns the number of back edges.
 unsigned insertPollLoopYields(llvm::Function &F, llvm::Value *Ctx);
+
+/// Memcheck mode: calls cuhip_memcheck before every global, generic and
+/// shared access of F, a kernel's thread function whose memory accesses
+/// still use PTX's address spaces, with Ctx and the thread index as the
+/// block and thread to report. Returns the number of accesses instrumented.
+unsigned instrumentMemoryAccesses(llvm::Function &F, llvm::Value *Ctx,
+                                  llvm::Value *TidX, llvm::Value *TidY,
+                                  llvm::Value *TidZ, llvm::Value *Params,
+                                  llvm::StringRef KernelName);
+
+/// Memcheck mode: adds MemcheckGlobalsSymbol, the table of M's `.global`
+/// and `.const` variables, `{ i64 count, [count x { ptr, i64 size }] }`.
+void addMemcheckGlobalsTable(llvm::Module &M);
 
 } // namespace cuhip::ptx::host

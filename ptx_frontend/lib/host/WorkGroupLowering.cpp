@@ -229,9 +229,9 @@ Value *loadCtxU32(IRBuilder<> &B, Value *Ctx, unsigned Offset,
 class WorkGroupBuilder {
 public:
   WorkGroupBuilder(Module &M, Function &Kernel, HostKernelLayout &Layout,
-                   unsigned WarpWidth)
+                   unsigned WarpWidth, bool Memcheck)
       : M(M), Ctx(M.getContext()), Kernel(Kernel), Layout(Layout),
-        WarpWidth(WarpWidth) {}
+        WarpWidth(WarpWidth), Memcheck(Memcheck) {}
 
   Error run();
 
@@ -241,6 +241,7 @@ private:
   Function &Kernel;
   HostKernelLayout &Layout;
   unsigned WarpWidth; // threads per SIMD program; 0: no vector path
+  bool Memcheck;
   Function *Thread = nullptr;
   Function *WarpFn = nullptr; // the vectorized thread function, if any
   Function *BlockFn = nullptr;
@@ -1161,6 +1162,12 @@ Error WorkGroupBuilder::run() {
     if (auto *CI = dyn_cast<CallInst>(&I))
       if (Function *F = CI->getCalledFunction())
         UsesReserved |= F->getName().starts_with("cuhip.sreg.reserved_smem");
+  // Before flattening, while each access still names its state space.
+  if (Memcheck)
+    instrumentMemoryAccesses(*Thread, Thread->getArg(ArgCtx),
+                             Thread->getArg(ArgTidX), Thread->getArg(ArgTidY),
+                             Thread->getArg(ArgTidZ), Thread->getArg(ArgParams),
+                             Kernel.getName());
   Layout.StaticSharedBytes = flattenAddressSpaces(
       *Thread, Thread->getArg(ArgShared), Layout.SharedAlign,
       UsesReserved ? ReservedSharedBytes : 0);
@@ -1343,7 +1350,7 @@ static Error checkStandaloneFunctions(Module &M) {
 
 Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
                         std::vector<HostKernelLayout> &Layouts,
-                        TargetMachine *TM) {
+                        TargetMachine *TM, const HostCompileOptions &Options) {
   if (Error E = inlineDeviceFunctions(M))
     return E;
   for (const KernelInfo &K : Kernels) {
@@ -1354,7 +1361,9 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
     HostKernelLayout L;
     L.KernelName = K.Name;
     L.BlockFunctionName = "cuhip.block." + K.Name;
-    if (Error E = WorkGroupBuilder(M, *F, L, warpVectorWidth(TM)).run())
+    if (Error E = WorkGroupBuilder(M, *F, L, warpVectorWidth(TM),
+                                  Options.Memcheck)
+                      .run())
       return E;
     Layouts.push_back(std::move(L));
   }
@@ -1391,6 +1400,8 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
       if (GV.use_empty())
         GV.eraseFromParent();
     }
+  if (Options.Memcheck)
+    addMemcheckGlobalsTable(M);
 
   std::string Msg;
   raw_string_ostream OS(Msg);

@@ -474,14 +474,45 @@ void FunctionLowering::lowerBlock(const Block &Blk) {
         lowerBlock(*S.B);
       Scopes.pop_back();
       break;
-    case Statement::Instr:
+    case Statement::Instr: {
       if (B.GetInsertBlock()->getTerminator())
         startDeadBlock();
+      // Every instruction lowered from this one carries its line: the new
+      // instructions follow the insertion point's last one, or lie in the
+      // blocks created meanwhile (appended to the function).
+      bool Tag = ML.Options.SourceLines && S.I.Loc.Line;
+      BasicBlock *StartBB = B.GetInsertBlock();
+      llvm::Instruction *StartLast = StartBB->empty() ? nullptr : &StartBB->back();
+      BasicBlock *LastBB = &Fn->back();
       if (!lowerGuarded(S.I))
         lowerInstruction(S.I);
+      if (Tag)
+        tagSourceLine(S.I.Loc.Line, StartBB, StartLast, LastBB);
       break;
     }
+    }
   }
+}
+
+void FunctionLowering::tagSourceLine(uint32_t Line, BasicBlock *StartBB,
+                                     llvm::Instruction *StartLast,
+                                     BasicBlock *LastBB) {
+  unsigned Kind = Ctx.getMDKindID(PtxLineMetadata);
+  MDNode *MD = MDNode::get(
+      Ctx, {MDString::get(Ctx, PF.Name),
+            ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), Line))});
+  auto tag = [&](llvm::Instruction &I) {
+    if (!I.getMetadata(Kind))
+      I.setMetadata(Kind, MD);
+  };
+  for (auto It = StartLast ? std::next(StartLast->getIterator())
+                           : StartBB->begin();
+       It != StartBB->end(); ++It)
+    tag(*It);
+  for (auto BB = std::next(LastBB->getIterator()); BB != Fn->end(); ++BB)
+    if (&*BB != StartBB)
+      for (llvm::Instruction &I : *BB)
+        tag(I);
 }
 
 /// Guarded instructions: `@%p bra L` is a conditional branch; anything else
@@ -936,8 +967,9 @@ void FunctionLowering::lowerInstruction(const Instruction &I) {
 
 std::optional<LoweredModule> lowerModule(const Module &Mod,
                                          llvm::LLVMContext &Ctx,
-                                         DiagnosticEngine &Diags) {
-  return lower::ModuleLowering(Mod, Ctx, Diags).run();
+                                         DiagnosticEngine &Diags,
+                                         const LowerOptions &Options) {
+  return lower::ModuleLowering(Mod, Ctx, Diags, Options).run();
 }
 
 } // namespace cuhip::ptx

@@ -111,14 +111,16 @@ class FunctionLowering;
 
 class ModuleLowering {
 public:
-  ModuleLowering(const Module &M, LLVMContext &C, DiagnosticEngine &D)
-      : PM(M), Ctx(C), Diags(D) {}
+  ModuleLowering(const Module &M, LLVMContext &C, DiagnosticEngine &D,
+                 const LowerOptions &O)
+      : PM(M), Ctx(C), Diags(D), Options(O) {}
 
   std::optional<LoweredModule> run();
 
   const Module &PM;
   LLVMContext &Ctx;
   DiagnosticEngine &Diags;
+  LowerOptions Options;
   std::unique_ptr<llvm::Module> IR;
   StringMap<Symbol> Globals;
   std::vector<KernelInfo> Kernels;
@@ -132,6 +134,11 @@ public:
       : ML(ML), PF(F), Ctx(ML.Ctx), B(ML.Ctx) {}
 
   void run();
+  /// LowerOptions::SourceLines: attaches Line to the instructions created
+  /// after StartLast in StartBB and in the blocks after LastBB.
+  void tagSourceLine(uint32_t Line, BasicBlock *StartBB,
+                     llvm::Instruction *StartLast,
+                     BasicBlock *LastBB);
   /// `ret`: hands register return values back, then returns.
   void emitReturn();
 

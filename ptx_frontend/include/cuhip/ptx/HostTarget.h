@@ -13,6 +13,7 @@
 
 #include "cuhip/ptx/Lower.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -58,6 +59,9 @@ struct BlockContext {
   /// poll memory other blocks write give the worker to another block
   /// through it. Null otherwise, and then polling loops just spin.
   struct BlockFiber *Fiber;
+  /// Memcheck mode only: what the launch's access checks compare against
+  /// (null otherwise). Read by cuhip_memcheck, never by generated code.
+  const struct MemcheckLaunch *Memcheck;
 };
 static_assert(offsetof(BlockContext, NTid) == 24);
 static_assert(offsetof(BlockContext, DynamicSharedBytes) == 36);
@@ -68,6 +72,7 @@ static_assert(offsetof(BlockContext, WorkerId) == 60);
 static_assert(offsetof(BlockContext, NumWorkers) == 64);
 static_assert(offsetof(BlockContext, EnvReg) == 72);
 static_assert(offsetof(BlockContext, Fiber) == 88);
+static_assert(offsetof(BlockContext, Memcheck) == 96);
 
 /// The workspace a cooperative launch gives its grid (the layout CUDA's
 /// cooperative_groups headers read through %envreg1:%envreg2). grid.sync()
@@ -206,21 +211,101 @@ enum TrapCode : uint32_t {
   TrapInstruction = 1, // trap
   TrapBreakpoint = 2,  // brkpt
   TrapAssert = 3,      // a failed device-side assert
+  /// A memory fault (SIGSEGV/SIGBUS) in kernel code, or an access that
+  /// memcheck mode found outside every allocation.
+  TrapIllegalAddress = 4,
 };
 
 /// Where a thread that traps goes: the runtime sets CurrentTrap (with
 /// setjmp) around each block it runs; cuhip_trap longjmps back to it. The
 /// generated code has no destructors to run, so unwinding it this way is
-/// safe.
+/// safe. A memory fault while CurrentTrap is set comes back the same way
+/// from the fault handler (see installFaultHandler).
 struct TrapContext {
   void *JumpBuffer[40]; // a jmp_buf
   uint32_t Code = TrapNone;
+  int Signal = 0;          // SIGSEGV or SIGBUS for a fault
+  uint64_t Address = 0;    // TrapIllegalAddress: the address accessed
 };
 extern thread_local TrapContext *CurrentTrap;
 extern "C" [[noreturn]] void cuhip_trap(uint32_t Code);
+/// Traps with TrapIllegalAddress at Address (memcheck's bad accesses).
+[[noreturn]] void trapIllegalAddress(uint64_t Address);
 
-/// Runs one block under a trap context; returns its TrapCode.
-uint32_t runBlockGuarded(BlockFunction Fn, const void *Params, BlockContext *Ctx);
+/// How a guarded block ended.
+struct BlockTrap {
+  uint32_t Code = TrapNone;
+  int Signal = 0;       // the fault's signal, 0 when none
+  uint64_t Address = 0; // TrapIllegalAddress: the faulting address
+};
+
+/// Runs one block under a trap context; returns its TrapCode, and with
+/// Trap given, the details of a fault.
+uint32_t runBlockGuarded(BlockFunction Fn, const void *Params,
+                         BlockContext *Ctx, BlockTrap *Trap = nullptr);
+
+/// From the first call on, SIGSEGV and SIGBUS in kernel code (on a thread
+/// inside runBlockGuarded) end the block with TrapIllegalAddress instead of
+/// ending the process. Faults anywhere else go to the handler that was
+/// installed before the first call (the program's own, or the default one,
+/// which ends the process). The handler stays installed, so that a launch
+/// costs no system calls; a handler the program installs later replaces it.
+/// Thread-safe; the runtime calls it before each launch.
+void installFaultHandler();
+
+/// An address range of memory a kernel may access.
+struct MemRange {
+  uint64_t Base;
+  uint64_t Size;
+};
+
+/// What memcheck mode checks a launch's accesses against. Everything is
+/// owned by the runtime and stays unchanged until the launch ends, so the
+/// checks read it without locks while other host threads allocate and free.
+struct MemcheckLaunch {
+  const MemRange *Live = nullptr;  // device allocations, sorted by Base
+  size_t NumLive = 0;
+  const MemRange *Freed = nullptr; // recently freed ones, sorted by Base
+  size_t NumFreed = 0;
+  uint64_t SharedBytes = 0; // the block's shared memory, static + dynamic
+  uint64_t FrameBytes = 0;  // the block's thread frames
+  const void *Params = nullptr; // the parameter buffer
+  uint64_t ParamBytes = 0;
+  const char *KernelName = "";
+  /// Set by the first check that fails, so that one report is printed.
+  mutable std::atomic<bool> Reported{false};
+};
+
+/// Memcheck mode: called by instrumented code before each global, generic
+/// and shared access. Returns when the access is inside memory the kernel
+/// may touch; otherwise prints a report naming the access, the PTX source
+/// line (Site: "function+file:line"), the thread and the address, and traps
+/// with TrapIllegalAddress. Kind is AccessKind.
+extern "C" void cuhip_memcheck(uint64_t Address, uint32_t Kind,
+                               const BlockContext *Ctx, uint32_t TidX,
+                               uint32_t TidY, uint32_t TidZ, const char *Site);
+/// Bits of cuhip_memcheck's Kind: the access size in the low 16 bits, then
+/// the state space and whether it reads, writes or does both.
+enum AccessKind : uint32_t {
+  AccessSizeMask = 0xffff,
+  AccessGeneric = 0 << 16,
+  AccessGlobal = 1 << 16,
+  AccessShared = 3 << 16,
+  AccessSpaceMask = 0xf << 16,
+  AccessRead = 1 << 20,
+  AccessWrite = 2 << 20,
+  AccessAtomic = 3 << 20,
+  AccessOpMask = 3 << 20,
+};
+
+/// Memcheck mode: module variables (`.global`/`.const`) a kernel may
+/// access, registered when a module is linked (the table the memcheck pass
+/// adds to each module, MemcheckGlobalsSymbol), and in-kernel malloc
+/// blocks while they are live. Turning tracking on makes the device
+/// library's malloc and free record their blocks.
+void setMemcheckDeviceHeapTracking(bool On);
+void registerMemcheckRanges(const MemRange *Ranges, size_t N);
+inline constexpr const char *MemcheckGlobalsSymbol = "cuhip.memcheck.globals";
 
 /// The device library: functions PTX declares .extern and calls (printf,
 /// assert, malloc, free), implemented on the host. Generated code calls
@@ -254,6 +339,15 @@ struct HostKernelLayout {
   std::string ScalarReason;
 };
 
+/// Options that change the code the host target generates; each is part of
+/// the compile cache key.
+struct HostCompileOptions {
+  /// Check every global, generic and shared access of the kernels before it
+  /// runs (cuhip_memcheck). The module should be lowered with source lines
+  /// (LowerOptions::SourceLines) so that reports name the PTX line.
+  bool Memcheck = false;
+};
+
 /// Rewrites a lowered module in place into host form: every kernel becomes
 /// its block function, named by HostKernelLayout::BlockFunctionName. The
 /// module must already carry the host data layout. When TM is given the
@@ -261,7 +355,8 @@ struct HostKernelLayout {
 llvm::Error prepareHostModule(llvm::Module &M,
                               const std::vector<KernelInfo> &Kernels,
                               std::vector<HostKernelLayout> &Layouts,
-                              llvm::TargetMachine *TM);
+                              llvm::TargetMachine *TM,
+                              const HostCompileOptions &Options = {});
 
 struct CompiledKernel {
   KernelInfo Info;
@@ -288,7 +383,9 @@ class CompileCache;
 /// Owns the process's JIT. Thread-safe.
 class HostCompiler {
 public:
-  static llvm::Expected<std::unique_ptr<HostCompiler>> create();
+  static llvm::Expected<std::unique_ptr<HostCompiler>>
+  create(const HostCompileOptions &Options = {});
+  const HostCompileOptions &options() const { return Options; }
   ~HostCompiler();
 
   /// Compiles every kernel of LM (which lives in Ctx) to machine code.
@@ -323,6 +420,7 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> JIT;
   std::unique_ptr<CompileCache> Cache;
   std::unique_ptr<llvm::TargetMachine> TM;
+  HostCompileOptions Options;
   std::mutex Lock;
   unsigned NextDylib = 0;
 };

@@ -72,12 +72,22 @@ struct LoweredModule {
   std::vector<KernelInfo> Kernels;
 };
 
+struct LowerOptions {
+  /// Attach the PTX source line to every instruction lowered from a PTX
+  /// instruction, as `!cuhip.ptx.line !{!"function", i32 line}` (see
+  /// PtxLineMetadata), for diagnostics about the running code (memcheck).
+  bool SourceLines = false;
+};
+/// The metadata kind of LowerOptions::SourceLines.
+inline constexpr const char *PtxLineMetadata = "cuhip.ptx.line";
+
 /// Lowers Mod into Ctx. Unsupported or malformed constructs are reported to
 /// Diags at their PTX location (naming the instruction); the result is empty
 /// when any error was reported.
 std::optional<LoweredModule> lowerModule(const Module &Mod,
                                          llvm::LLVMContext &Ctx,
-                                         DiagnosticEngine &Diags);
+                                         DiagnosticEngine &Diags,
+                                         const LowerOptions &Options = {});
 
 /// The first PTX ISA version / address size the frontend does not accept.
 bool isSupportedPtxVersion(unsigned Major, unsigned Minor);

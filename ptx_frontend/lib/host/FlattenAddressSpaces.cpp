@@ -142,9 +142,10 @@ uint32_t flattenAddressSpaces(Function &F, Value *SharedBase,
   }
 
   // 4. Every memory access through a flat pointer. Atomics on `.shared`
-  // memory become plain read-modify-writes: a block's shared arena is only
-  // ever touched by the one host thread that runs the whole block, so no
-  // other thread can come between the read and the write.
+  // memory are marked (SharedAtomicMD): a block's shared arena is only ever
+  // touched by the one host thread that runs the whole block, so they can
+  // be plain read-modify-writes once the threads are sequential
+  // (lowerSharedAtomics), but not while SIMD lanes run side by side.
   PointerType *Flat = PointerType::get(Ctx, 0);
   SmallVector<Instruction *> SharedAtomics;
   for (Instruction &I : instructions(F)) {
@@ -167,13 +168,25 @@ uint32_t flattenAddressSpaces(Function &F, Value *SharedBase,
     IRBuilder<> B(&I);
     I.setOperand(Idx, B.CreateAddrSpaceCast(P, Flat));
   }
-  for (Instruction *I : SharedAtomics) {
-    if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
-      lowerAtomicRMWInst(RMW);
-    else
-      lowerAtomicCmpXchgInst(cast<AtomicCmpXchgInst>(I));
-  }
+  for (Instruction *I : SharedAtomics)
+    I->setMetadata(SharedAtomicMD, MDNode::get(Ctx, {}));
   return uint32_t(DynamicStart);
+}
+
+void lowerSharedAtomic(Instruction &I) {
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    lowerAtomicRMWInst(RMW);
+  else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+    lowerAtomicCmpXchgInst(X);
+}
+
+void lowerSharedAtomics(Function &F) {
+  SmallVector<Instruction *> Marked;
+  for (Instruction &I : instructions(F))
+    if (I.getMetadata(SharedAtomicMD))
+      Marked.push_back(&I);
+  for (Instruction *I : Marked)
+    lowerSharedAtomic(*I);
 }
 
 } // namespace cuhip::ptx::host

@@ -9,6 +9,7 @@
 
 namespace llvm {
 class Function;
+class Instruction;
 class Module;
 class TargetMachine;
 class Twine;
@@ -16,6 +17,15 @@ class Value;
 } // namespace llvm
 
 namespace cuhip::ptx::host {
+
+/// Metadata flattenAddressSpaces puts on atomics of `.shared` memory.
+inline constexpr const char *SharedAtomicMD = "cuhip.shared.atomic";
+
+/// The marked `.shared` atomics of F (or just I) as plain read-modify-write
+/// sequences: right for code that runs the block's threads one at a time
+/// on one host thread, which is what the scalar block functions do.
+void lowerSharedAtomics(llvm::Function &F);
+void lowerSharedAtomic(llvm::Instruction &I);
 
 /// Gives every shared variable a fixed offset in the block's shared arena
 /// and turns shared-window addresses into real pointers computed from
@@ -32,12 +42,13 @@ uint32_t flattenAddressSpaces(llvm::Function &F, llvm::Value *SharedBase,
 /// warp vectorizer off.
 unsigned warpVectorWidth(const llvm::TargetMachine *TM);
 
-/// Vectorizes a barrier-free thread function (WorkGroupLowering.cpp's
-/// argument layout) into `void Name(ptr params, ptr ctx, i32 t0, ptr
-/// shared)`, which runs threads t0 .. t0+W-1 of the block (those below the
-/// block size) as W SIMD lanes; valid when ntid.x is a multiple of W.
-/// Returns null, with WhyNot saying what stopped it, when the function uses
-/// something the vectorizer does not handle (WarpVectorize.cpp).
+/// Vectorizes a thread function (WorkGroupLowering.cpp's argument layout)
+/// into a function of the same signature that runs threads t0 .. t0+W-1 of
+/// the block as W SIMD lanes, t0 taking %tid.x's place; valid when ntid.x is
+/// a multiple of W. Block barriers (`bar.sync 0`) stay in it as they are,
+/// for the caller to cut into regions. Returns null, with WhyNot saying what
+/// stopped it, when the function uses something the vectorizer does not
+/// handle (WarpVectorize.cpp).
 llvm::Function *vectorizeThreadFunction(llvm::Function &Thread, unsigned W,
                                         const llvm::Twine &Name,
                                         std::string &WhyNot);

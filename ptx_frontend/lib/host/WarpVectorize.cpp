@@ -52,6 +52,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
@@ -200,6 +201,16 @@ private:
   }
 };
 
+/// `bar.sync 0` (__syncthreads): the whole block's barrier, which a vector
+/// program executes once for its active lanes; other barriers (numbered,
+/// counted, reducing) stay with the scalar path.
+bool isBlockBarrier(const CallInst &CI) {
+  if (CI.getIntrinsicID() != Intrinsic::nvvm_barrier_cta_sync_aligned_all)
+    return false;
+  auto *Id = dyn_cast<ConstantInt>(CI.getArgOperand(0));
+  return Id && Id->isZero();
+}
+
 bool Vectorizer::check() {
   {
     ReversePostOrderTraversal<const Function *> RPOT(&F);
@@ -231,6 +242,8 @@ bool Vectorizer::check() {
       Intrinsic::ID ID = Callee->getIntrinsicID();
       if (ID == Intrinsic::assume || ID == Intrinsic::lifetime_start ||
           ID == Intrinsic::lifetime_end || ID == Intrinsic::donothing)
+        continue;
+      if (isBlockBarrier(*CI))
         continue;
       if (ID == Intrinsic::not_intrinsic || !isTriviallyVectorizable(ID))
         return fail("a call to " + Callee->getName());
@@ -520,6 +533,10 @@ bool Vectorizer::emitPerLane(IRBuilder<> &B, Instruction &I, Value *Mask) {
       Map[&I] = RP;
     }
   }
+  // One lane at a time on one host thread: a `.shared` atomic needs no
+  // atomic instruction here (see lowerSharedAtomics).
+  if (C->getMetadata(SharedAtomicMD))
+    lowerSharedAtomic(*C);
   Value *L1 = B.CreateAdd(Lane, B.getInt32(1));
   Lane->addIncoming(L1, Next);
   B.CreateCondBr(B.CreateICmpULT(L1, B.getInt32(W)), Loop, After);
@@ -865,19 +882,22 @@ Function *Vectorizer::run(StringRef Name) {
              nullptr;
   }
 
-  // void Name(ptr params, ptr ctx, i32 t0, ptr shared): threads t0 .. t0+W-1.
-  Type *Ptr = PointerType::get(Ctx, 0);
-  FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx),
-                                       {Ptr, Ptr, I32, Ptr}, false);
-  VF = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
+  // The thread function's signature, with the first thread t0 of the group
+  // in %tid.x's place (the frame, %tid.y and %tid.z are not used).
+  VF = Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
+                        Name, M);
   VF->addFnAttr(Attribute::AlwaysInline);
   // As on the scalar block function: the parameter buffer and the block
   // context are reached through these pointers only. The shared arena is
   // not: a generic pointer into it may have been stored and reloaded.
-  for (unsigned A : {0u, 1u})
+  for (unsigned A : {ArgParams, ArgCtx})
     VF->addParamAttr(A, Attribute::NoAlias);
-  Argument *Params = VF->getArg(0), *CtxArg = VF->getArg(1),
-           *T0 = VF->getArg(2), *Shared = VF->getArg(3);
+  Argument *Params = VF->getArg(ArgParams), *CtxArg = VF->getArg(ArgCtx),
+           *T0 = VF->getArg(ArgTidX), *Shared = VF->getArg(ArgShared);
+  Params->setName("params");
+  CtxArg->setName("ctx");
+  T0->setName("t0");
+  Shared->setName("shared");
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", VF);
   IRBuilder<> B(Entry);
   auto ctxU32 = [&](unsigned Off, const char *N) {

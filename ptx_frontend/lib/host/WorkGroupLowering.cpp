@@ -241,6 +241,9 @@ private:
   Function &Kernel;
   HostKernelLayout &Layout;
   unsigned WarpWidth; // threads per SIMD program; 0: no vector path
+  /// 1, or the width of the SIMD lane groups when the block function runs
+  /// a vectorized thread function (one "thread" of the loops is a group).
+  unsigned GroupWidth = 1;
   bool Memcheck;
   Function *Thread = nullptr;
   Function *WarpFn = nullptr; // the vectorized thread function, if any
@@ -269,7 +272,8 @@ private:
   void buildFrame();
   void buildBlockFunction();
   void buildScheduledBlockFunction();
-  void addVectorPath();
+  void addVectorPath(Function *Lanes, bool IsBlockFunction);
+  Function *buildVectorRegions(Function *VF);
   /// Clones region R's blocks into BlockFn with VMap's argument mapping;
   /// returns the clones and the clone of the region's entry.
   BasicBlock *cloneRegion(size_t R, ValueToValueMapTy &VMap,
@@ -744,6 +748,17 @@ void WorkGroupBuilder::buildFrame() {
       if (auto *II = dyn_cast<IntrinsicInst>(U))
         if (II->isLifetimeStartOrEnd())
           II->eraseFromParent();
+    // Frames are only promised 16-byte alignment (BlockContext): wider
+    // slots (SIMD lane groups' vectors) are accessed at that alignment.
+    if (AI->getAlign() > Align(16)) {
+      AI->setAlignment(Align(16));
+      for (User *U : AI->users()) {
+        if (auto *LI = dyn_cast<LoadInst>(U))
+          LI->setAlignment(std::min(LI->getAlign(), Align(16)));
+        else if (auto *SI = dyn_cast<StoreInst>(U))
+          SI->setAlignment(std::min(SI->getAlign(), Align(16)));
+      }
+    }
     uint64_t Al = AI->getAlign().value();
     std::optional<TypeSize> Bytes = AI->getAllocationSize(DL);
     Size = alignTo(Size, Al);
@@ -781,7 +796,9 @@ void WorkGroupBuilder::buildFrame() {
     ExitFlagOffset = uint32_t(Size);
     Size += 1;
   }
-  Layout.FrameBytesPerThread = uint32_t(alignTo(Size, 16));
+  // A group of SIMD lanes keeps whole vectors in its frame: 64-byte slots
+  // at 64-byte frame boundaries (the frame area itself is 64-aligned).
+  Layout.FrameBytesPerThread = uint32_t(alignTo(Size, GroupWidth > 1 ? 64 : 16));
 }
 
 BasicBlock *WorkGroupBuilder::cloneRegion(size_t R, ValueToValueMapTy &VMap,
@@ -1026,6 +1043,8 @@ void WorkGroupBuilder::buildBlockFunction() {
   Value *NY = loadCtxU32(B, CtxArg, 28, "ntid.y");
   Value *NZ = loadCtxU32(B, CtxArg, 32, "ntid.z");
   Value *NThreads = B.CreateMul(B.CreateMul(NX, NY), NZ, "nthreads");
+  if (GroupWidth > 1) // groups of lanes; ntid.x is a multiple of the width
+    NThreads = B.CreateUDiv(NThreads, B.getInt32(GroupWidth), "ngroups");
   LoadInst *Shared = B.CreateAlignedLoad(
       Ptr, B.CreateConstInBoundsGEP1_32(I8, CtxArg, 40), Align(8), "shared");
   LoadInst *Frames = B.CreateAlignedLoad(
@@ -1054,10 +1073,18 @@ void WorkGroupBuilder::buildBlockFunction() {
     PHINode *Agg = LB.CreatePHI(I32, 2, "barrier");
     T->addIncoming(LB.getInt32(0), Header);
     Agg->addIncoming(LB.getInt32(NoneCode), Header);
-    Value *TX = LB.CreateURem(T, NX, "tid.x");
-    Value *TYZ = LB.CreateUDiv(T, NX);
-    Value *TY = LB.CreateURem(TYZ, NY, "tid.y");
-    Value *TZ = LB.CreateUDiv(T, NXY, "tid.z");
+    Value *TX, *TY, *TZ;
+    if (GroupWidth > 1) {
+      // A group of SIMD lanes: the vector program takes its first thread
+      // in %tid.x's place and derives the rest itself.
+      TX = LB.CreateMul(T, LB.getInt32(GroupWidth), "t0");
+      TY = TZ = LB.getInt32(0);
+    } else {
+      TX = LB.CreateURem(T, NX, "tid.x");
+      Value *TYZ = LB.CreateUDiv(T, NX);
+      TY = LB.CreateURem(TYZ, NY, "tid.y");
+      TZ = LB.CreateUDiv(T, NXY, "tid.z");
+    }
     Value *Frame = LB.CreateInBoundsGEP(
         I8, Frames,
         LB.CreateMul(LB.CreateZExt(T, LB.getInt64Ty()),
@@ -1191,6 +1218,8 @@ Error WorkGroupBuilder::run() {
     else
       Layout.ScalarReason = WhyNot;
   }
+  // The scalar path runs the block's threads one at a time.
+  lowerSharedAtomics(*Thread);
   cutAtCollectives();
   if (Error E = splitAtCuts())
     return E;
@@ -1200,17 +1229,55 @@ Error WorkGroupBuilder::run() {
     buildScheduledBlockFunction();
   else
     buildBlockFunction();
-  if (WarpFn)
-    addVectorPath();
+  if (WarpFn) {
+    bool HasBarrier = false;
+    for (Instruction &I : instructions(WarpFn))
+      HasBarrier |= isBarrier(I);
+    if (!HasBarrier)
+      addVectorPath(WarpFn, /*IsBlockFunction=*/false);
+    else if (Function *Lanes = buildVectorRegions(WarpFn))
+      addVectorPath(Lanes, /*IsBlockFunction=*/true);
+  }
   Thread->eraseFromParent();
   return Error::success();
+}
+
+/// The vector program of a kernel with block barriers gets the same
+/// region treatment as the scalar thread function, with a group of SIMD
+/// lanes where the scalar block function has a thread: values live across
+/// a barrier (vectors and masks included) go to the group's frame, and the
+/// block function runs each region for every group. The kernel's frame
+/// size becomes large enough for both block functions.
+Function *WorkGroupBuilder::buildVectorRegions(Function *VF) {
+  HostKernelLayout Sub;
+  Sub.BlockFunctionName = Layout.BlockFunctionName + ".groups";
+  WorkGroupBuilder G(M, Kernel, Sub, 0, false);
+  G.Thread = VF;
+  G.GroupWidth = WarpWidth;
+  if (Error E = G.splitAtCuts()) {
+    consumeError(std::move(E));
+    VF->eraseFromParent();
+    Layout.VectorLanes = 0;
+    Layout.ScalarReason = "the vector program could not be cut at barriers";
+    return nullptr;
+  }
+  G.demoteCrossBarrierValues();
+  G.buildFrame();
+  G.buildBlockFunction();
+  VF->eraseFromParent();
+  G.BlockFn->setLinkage(GlobalValue::InternalLinkage);
+  G.BlockFn->addFnAttr(Attribute::AlwaysInline);
+  uint32_t PerThread = uint32_t(divideCeil(Sub.FrameBytesPerThread, WarpWidth));
+  Layout.FrameBytesPerThread =
+      std::max(Layout.FrameBytesPerThread, uint32_t(alignTo(PerThread, 16)));
+  return G.BlockFn;
 }
 
 /// A barrier-free kernel whose thread function vectorized gets a block
 /// function that runs the block WarpWidth threads at a time as SIMD lanes
 /// when ntid.x is a multiple of WarpWidth (then each group of threads is
 /// one row of the block), and the scalar thread loop otherwise.
-void WorkGroupBuilder::addVectorPath() {
+void WorkGroupBuilder::addVectorPath(Function *Lanes, bool IsBlockFunction) {
   Function *Scalar = BlockFn;
   Scalar->setName(Layout.BlockFunctionName + ".scalar");
   Scalar->setLinkage(GlobalValue::InternalLinkage);
@@ -1239,6 +1306,17 @@ void WorkGroupBuilder::addVectorPath() {
                                B.getInt32(0));
   B.CreateCondBr(Rows, Vector, Fallback);
   IRBuilder<> VB(Vector);
+  if (IsBlockFunction) {
+    // Regions over groups of lanes: one call runs the block.
+    VB.CreateCall(Lanes, {Params, CtxArg});
+    VB.CreateBr(Done);
+    Loop->eraseFromParent();
+    ReturnInst::Create(Ctx, Done);
+    IRBuilder<> FB(Fallback);
+    FB.CreateCall(Scalar, {Params, CtxArg});
+    FB.CreateRetVoid();
+    return;
+  }
   LoadInst *Shared = VB.CreateAlignedLoad(
       Ptr, VB.CreateConstInBoundsGEP1_32(VB.getInt8Ty(), CtxArg, 40), Align(8),
       "shared");
@@ -1246,7 +1324,9 @@ void WorkGroupBuilder::addVectorPath() {
   IRBuilder<> LB(Loop);
   PHINode *T0 = LB.CreatePHI(I32, 2, "t0");
   T0->addIncoming(LB.getInt32(0), Vector);
-  LB.CreateCall(WarpFn, {Params, CtxArg, T0, Shared});
+  LB.CreateCall(Lanes, {Params, CtxArg, ConstantPointerNull::get(
+                                            PointerType::get(Ctx, 0)),
+                         T0, LB.getInt32(0), LB.getInt32(0), Shared});
   Value *Next = LB.CreateAdd(T0, LB.getInt32(WarpWidth));
   T0->addIncoming(Next, Loop);
   LB.CreateCondBr(LB.CreateICmpULT(Next, NThreads), Loop, Done);

@@ -179,6 +179,8 @@ private:
   bool emitMemory(IRBuilder<> &B, Instruction &I, Value *Mask);
   bool emitPerLane(IRBuilder<> &B, Instruction &I, Value *Mask);
   bool emitCall(IRBuilder<> &B, CallInst &CI);
+  bool emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask);
+  Value *gatherLanes(IRBuilder<> &B, Value *V, Value *Idx);
   bool emitTerminator(IRBuilder<> &B, BasicBlock *BB);
   void finishPhis();
   void noteAffine(IRBuilder<> &B, Instruction &I);
@@ -200,6 +202,46 @@ private:
     return B.CreateBitCast(Mask, B.getIntNTy(W));
   }
 };
+
+/// The warp collectives the vector program computes in registers, with a
+/// group of 32 lanes being one CUDA warp.
+bool isWarpCollective(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::nvvm_shfl_sync_up_i32:
+  case Intrinsic::nvvm_shfl_sync_up_i32p:
+  case Intrinsic::nvvm_shfl_sync_down_i32:
+  case Intrinsic::nvvm_shfl_sync_down_i32p:
+  case Intrinsic::nvvm_shfl_sync_bfly_i32:
+  case Intrinsic::nvvm_shfl_sync_bfly_i32p:
+  case Intrinsic::nvvm_shfl_sync_idx_i32:
+  case Intrinsic::nvvm_shfl_sync_idx_i32p:
+  case Intrinsic::nvvm_vote_all_sync:
+  case Intrinsic::nvvm_vote_any_sync:
+  case Intrinsic::nvvm_vote_uni_sync:
+  case Intrinsic::nvvm_vote_ballot_sync:
+  case Intrinsic::nvvm_activemask:
+  case Intrinsic::nvvm_elect_sync:
+  case Intrinsic::nvvm_bar_warp_sync:
+  case Intrinsic::nvvm_redux_sync_add:
+  case Intrinsic::nvvm_redux_sync_min:
+  case Intrinsic::nvvm_redux_sync_max:
+  case Intrinsic::nvvm_redux_sync_umin:
+  case Intrinsic::nvvm_redux_sync_umax:
+  case Intrinsic::nvvm_redux_sync_and:
+  case Intrinsic::nvvm_redux_sync_or:
+  case Intrinsic::nvvm_redux_sync_xor:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// A collective that returns {i32, i1} (shfl with its predicate, elect).
+bool isPairCollective(const Value *V) {
+  auto *CI = dyn_cast<CallInst>(V);
+  return CI && CI->getType()->isAggregateType() &&
+         isWarpCollective(CI->getIntrinsicID());
+}
 
 /// `bar.sync 0` (__syncthreads): the whole block's barrier, which a vector
 /// program executes once for its active lanes; other barriers (numbered,
@@ -224,9 +266,11 @@ bool Vectorizer::check() {
         isa<InvokeInst>(I) || isa<UnreachableInst>(I))
       return fail("control flow other than branches");
     if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
-      if (!isa<AtomicCmpXchgInst>(EV->getAggregateOperand()))
+      Value *Agg = EV->getAggregateOperand();
+      if (!isa<AtomicCmpXchgInst>(Agg) && !isPairCollective(Agg))
         return fail("aggregate values");
-    } else if (I.getType()->isAggregateType() && !isa<AtomicCmpXchgInst>(I)) {
+    } else if (I.getType()->isAggregateType() && !isa<AtomicCmpXchgInst>(I) &&
+               !isPairCollective(&I)) {
       return fail("aggregate values");
     }
     if (isa<InsertValueInst>(I) || isa<ExtractElementInst>(I) ||
@@ -245,6 +289,11 @@ bool Vectorizer::check() {
         continue;
       if (isBlockBarrier(*CI))
         continue;
+      if (isWarpCollective(ID)) {
+        if (W != 32)
+          return fail("warp collectives need groups of 32 lanes");
+        continue;
+      }
       if (ID == Intrinsic::not_intrinsic || !isTriviallyVectorizable(ID))
         return fail("a call to " + Callee->getName());
       if (CI->getType()->isAggregateType())
@@ -278,6 +327,12 @@ void Vectorizer::computeUniformity() {
         if (isVarying(&I) || I.getType()->isVoidTy())
           continue;
         bool Var = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
+        // A shuffle or elect result differs per lane whatever its operands.
+        if (auto *CI = dyn_cast<CallInst>(&I)) {
+          Intrinsic::ID ID = CI->getIntrinsicID();
+          Var |= isPairCollective(CI) ||
+                 (isWarpCollective(ID) && CI->arg_size() == 4);
+        }
         for (Value *Op : I.operands())
           Var |= isVarying(Op);
         if (Var)
@@ -462,6 +517,177 @@ bool Vectorizer::emitCall(IRBuilder<> &B, CallInst &CI) {
   return true;
 }
 
+/// Warp collectives on a group of 32 lanes, which is one CUDA warp: the
+/// lanes taking part are the active ones (the mask), intersected with each
+/// lane's member mask, with the CPU backend's results (WarpRuntime.cpp)
+/// for everything PTX leaves open (a shuffle from a lane not taking part
+/// gives the lane its own value; an empty reduction gives 0).
+bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
+  Intrinsic::ID ID = CI.getIntrinsicID();
+  Type *I32T = B.getInt32Ty();
+  Value *Active = lanesToInt(B, Mask); // i32: W == 32
+  auto bits = [&](Value *V) { return vec(B, V); };
+  auto splat32 = [&](uint32_t C) { return splat(B.getInt32(C)); };
+  switch (ID) {
+  case Intrinsic::nvvm_bar_warp_sync:
+    // Lanes run in lockstep; memory accesses stay in program order.
+    return true;
+  case Intrinsic::nvvm_activemask:
+    Map[&CI] = Active;
+    return true;
+  case Intrinsic::nvvm_elect_sync: {
+    // Leader: lowest lane taking part (the lane itself if none does).
+    Value *Set = B.CreateAnd(bits(CI.getArgOperand(0)),
+                             B.CreateVectorSplat(W, Active));
+    Value *Low = B.CreateBinaryIntrinsic(Intrinsic::cttz, Set, B.getFalse());
+    Value *Leader = B.CreateSelect(B.CreateICmpEQ(Set, splat32(0)), Iota, Low);
+    CmpXchgParts[&CI] = {Leader, B.CreateICmpEQ(Iota, Leader)};
+    return true;
+  }
+  case Intrinsic::nvvm_vote_all_sync:
+  case Intrinsic::nvvm_vote_any_sync:
+  case Intrinsic::nvvm_vote_uni_sync:
+  case Intrinsic::nvvm_vote_ballot_sync: {
+    Value *Set = B.CreateAnd(bits(CI.getArgOperand(0)),
+                             B.CreateVectorSplat(W, Active));
+    Value *P = B.CreateAnd(vec(B, CI.getArgOperand(1)), Mask);
+    Value *Ballot = B.CreateAnd(B.CreateVectorSplat(W, lanesToInt(B, P)), Set);
+    Value *R;
+    if (ID == Intrinsic::nvvm_vote_all_sync)
+      R = B.CreateICmpEQ(Ballot, Set);
+    else if (ID == Intrinsic::nvvm_vote_any_sync)
+      R = B.CreateICmpNE(Ballot, splat32(0));
+    else if (ID == Intrinsic::nvvm_vote_uni_sync)
+      R = B.CreateOr(B.CreateICmpEQ(Ballot, splat32(0)),
+                     B.CreateICmpEQ(Ballot, Set));
+    else
+      R = Ballot;
+    Map[&CI] = isVarying(&CI) ? R : B.CreateExtractElement(R, uint64_t(0));
+    return true;
+  }
+  case Intrinsic::nvvm_redux_sync_add:
+  case Intrinsic::nvvm_redux_sync_min:
+  case Intrinsic::nvvm_redux_sync_max:
+  case Intrinsic::nvvm_redux_sync_umin:
+  case Intrinsic::nvvm_redux_sync_umax:
+  case Intrinsic::nvvm_redux_sync_and:
+  case Intrinsic::nvvm_redux_sync_or:
+  case Intrinsic::nvvm_redux_sync_xor: {
+    // One reduction over the lanes taking part; a varying member mask
+    // would need one per lane.
+    Value *Member = CI.getArgOperand(1);
+    if (isVarying(Member))
+      return fail("a warp reduction with a member mask that differs by lane");
+    Value *Set = B.CreateAnd(scalar(Member), Active);
+    Value *In = B.CreateAnd(
+        B.CreateICmpNE(
+            B.CreateAnd(B.CreateVectorSplat(W, Set),
+                        B.CreateShl(splat32(1), Iota)),
+            splat32(0)),
+        Mask);
+    Value *V = vec(B, CI.getArgOperand(0));
+    Value *R;
+    auto masked = [&](uint32_t Identity) {
+      return B.CreateSelect(In, V, splat32(Identity));
+    };
+    switch (ID) {
+    case Intrinsic::nvvm_redux_sync_add:
+      R = B.CreateAddReduce(masked(0));
+      break;
+    case Intrinsic::nvvm_redux_sync_min:
+      R = B.CreateIntMinReduce(masked(0x7fffffff), /*IsSigned=*/true);
+      break;
+    case Intrinsic::nvvm_redux_sync_max:
+      R = B.CreateIntMaxReduce(masked(0x80000000u), /*IsSigned=*/true);
+      break;
+    case Intrinsic::nvvm_redux_sync_umin:
+      R = B.CreateIntMinReduce(masked(0xffffffffu), /*IsSigned=*/false);
+      break;
+    case Intrinsic::nvvm_redux_sync_umax:
+      R = B.CreateIntMaxReduce(masked(0), /*IsSigned=*/false);
+      break;
+    case Intrinsic::nvvm_redux_sync_and:
+      R = B.CreateAndReduce(masked(0xffffffffu));
+      break;
+    case Intrinsic::nvvm_redux_sync_or:
+      R = B.CreateOrReduce(masked(0));
+      break;
+    default:
+      R = B.CreateXorReduce(masked(0));
+      break;
+    }
+    R = B.CreateSelect(B.CreateICmpEQ(Set, B.getInt32(0)), B.getInt32(0), R);
+    Map[&CI] = isVarying(&CI) ? B.CreateVectorSplat(W, R) : R;
+    return true;
+  }
+  default:
+    break;
+  }
+  // shfl.sync.{up,down,bfly,idx}(member, a, b, c) per the ISA: the source
+  // lane j from b, the clamp c[4:0] and the segment mask c[12:8].
+  Value *A = vec(B, CI.getArgOperand(1));
+  Value *Bv = B.CreateAnd(vec(B, CI.getArgOperand(2)), splat32(31));
+  Value *Cv = vec(B, CI.getArgOperand(3));
+  Value *Clamp = B.CreateAnd(Cv, splat32(31));
+  Value *Seg = B.CreateAnd(B.CreateLShr(Cv, splat32(8)), splat32(31));
+  Value *NotSeg = B.CreateXor(Seg, splat32(31));
+  Value *MaxLane = B.CreateOr(B.CreateAnd(Iota, Seg), B.CreateAnd(Clamp, NotSeg));
+  Value *MinLane = B.CreateAnd(Iota, Seg);
+  Value *J, *P;
+  switch (ID) {
+  case Intrinsic::nvvm_shfl_sync_up_i32:
+  case Intrinsic::nvvm_shfl_sync_up_i32p:
+    J = B.CreateSub(Iota, Bv);
+    P = B.CreateICmpSGE(J, MaxLane);
+    break;
+  case Intrinsic::nvvm_shfl_sync_down_i32:
+  case Intrinsic::nvvm_shfl_sync_down_i32p:
+    J = B.CreateAdd(Iota, Bv);
+    P = B.CreateICmpSLE(J, MaxLane);
+    break;
+  case Intrinsic::nvvm_shfl_sync_bfly_i32:
+  case Intrinsic::nvvm_shfl_sync_bfly_i32p:
+    J = B.CreateXor(Iota, Bv);
+    P = B.CreateICmpSLE(J, MaxLane);
+    break;
+  default:
+    J = B.CreateOr(MinLane, B.CreateAnd(Bv, NotSeg));
+    P = B.CreateICmpSLE(J, MaxLane);
+    break;
+  }
+  J = B.CreateSelect(P, J, Iota);
+  // Lane j's value, if j takes part (it is active; PTX leaves the value of
+  // a lane that does not undefined, and the lane keeps its own).
+  Value *InRange = B.CreateICmpULT(J, splat32(32));
+  Value *Jc = B.CreateAnd(J, splat32(31));
+  Value *JActive = B.CreateICmpNE(
+      B.CreateAnd(B.CreateLShr(B.CreateVectorSplat(W, Active), Jc),
+                  splat32(1)),
+      splat32(0));
+  Value *From = gatherLanes(B, A, Jc);
+  Value *R = B.CreateSelect(B.CreateAnd(InRange, JActive), From, A);
+  if (CI.getType()->isAggregateType())
+    CmpXchgParts[&CI] = {R, P};
+  else
+    Map[&CI] = R;
+  (void)I32T;
+  return true;
+}
+
+/// Lane Idx[l]'s element of V for every lane l (a cross-lane permute):
+/// stored to a stack copy and read back with a gather, which the backend
+/// turns into in-register permutes where it can.
+Value *Vectorizer::gatherLanes(IRBuilder<> &B, Value *V, Value *Idx) {
+  Type *ElTy = cast<VectorType>(V->getType())->getElementType();
+  IRBuilder<> EB(&*VF->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Tmp = EB.CreateAlloca(V->getType(), nullptr, "lanes.copy");
+  B.CreateStore(V, Tmp);
+  Value *Ptrs = B.CreateGEP(ElTy, Tmp, Idx);
+  return B.CreateMaskedGather(V->getType(), Ptrs,
+                              DL().getABITypeAlign(ElTy),
+                              Constant::getAllOnesValue(maskTy()));
+}
+
 /// Runs I (an atomic, or a volatile or atomic load or store) once per active
 /// lane, in lane order, with that lane's operands: a loop over the W lanes
 /// that skips inactive ones, so they never touch memory.
@@ -644,6 +870,8 @@ bool Vectorizer::emitInstruction(IRBuilder<> &B, Instruction &I,
     return emitMemory(B, I, Mask);
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
     return emitPerLane(B, I, Mask);
+  if (auto *CI = dyn_cast<CallInst>(&I); CI && isWarpCollective(CI->getIntrinsicID()))
+    return emitCollective(B, *CI, Mask);
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
     auto [Old, Ok] = CmpXchgParts.lookup(EV->getAggregateOperand());
     Map[&I] = EV->getIndices()[0] == 0 ? Old : Ok;

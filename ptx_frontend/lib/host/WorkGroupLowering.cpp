@@ -1209,6 +1209,15 @@ Error WorkGroupBuilder::run() {
   if (!WarpWidth) {
     Layout.ScalarReason = "vectorization is off (CUHIP_CPU_VECTORIZE=0)";
   } else {
+    // A kernel with warp collectives runs whole warps as one vector
+    // program, so that shuffles and votes stay in registers.
+    bool Collectives = false;
+    for (Instruction &I : instructions(Thread))
+      if (const CollectiveInfo *CI = collectiveInfo(I))
+        Collectives |= CI->F != CollectiveInfo::NamedBarrier &&
+                       CI->F != CollectiveInfo::BarRed;
+    if (Collectives)
+      WarpWidth = 32;
     std::string WhyNot;
     WarpFn = vectorizeThreadFunction(*Thread, WarpWidth,
                                      Layout.BlockFunctionName + ".lanes",

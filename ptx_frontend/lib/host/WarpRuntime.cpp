@@ -375,12 +375,64 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
     }
   if (First == 32)
     return 0;
+  // A collective completes when every lane of its member masks that has
+  // not exited has arrived (vote.sync, shfl.sync, ... wait for them). When
+  // lanes wait at several collectives, serve the lowest-lane one whose
+  // members are all there; lanes still missing from the others may be held
+  // at one of those. If none is complete (code whose member masks name
+  // lanes that never arrive, which PTX leaves undefined), the lowest-lane
+  // collective goes ahead with the lanes it has.
+  uint32_t Live = 0;
+  for (unsigned L = 0; L < Lanes; ++L)
+    if (stateOf(WF, S, L) != LaneExited)
+      Live |= 1u << L;
+  auto opOf = [&](uint32_t R) {
+    return R < S->NumRegions ? WarpOp(S->OpOfRegion[R]) : WarpOp::None;
+  };
+  auto waitingAt = [&](uint32_t R) {
+    uint32_t W = 0;
+    for (unsigned L = First; L < Lanes; ++L)
+      if (stateOf(WF, S, L) == LaneAtWarpOp && resumeOf(WF, S, L) == R)
+        W |= 1u << L;
+    return W;
+  };
+  auto complete = [&](uint32_t R, uint32_t W) {
+    switch (opOf(R)) {
+    case WarpOp::ShflUp: case WarpOp::ShflDown: case WarpOp::ShflBfly:
+    case WarpOp::ShflIdx: case WarpOp::VoteAll: case WarpOp::VoteAny:
+    case WarpOp::VoteUni: case WarpOp::VoteBallot: case WarpOp::MatchAny32:
+    case WarpOp::MatchAny64: case WarpOp::MatchAll32: case WarpOp::MatchAll64:
+    case WarpOp::ReduxAdd: case WarpOp::ReduxMin: case WarpOp::ReduxMax:
+    case WarpOp::ReduxUMin: case WarpOp::ReduxUMax: case WarpOp::ReduxAnd:
+    case WarpOp::ReduxOr: case WarpOp::ReduxXor: case WarpOp::WarpSync:
+    case WarpOp::Elect:
+      for (uint32_t M = W; M; M &= M - 1) {
+        unsigned L = unsigned(std::countr_zero(M));
+        if (exchange(WF, FB, L).Mask & Live & ~W)
+          return false;
+      }
+      return true;
+    default:
+      return true; // no member mask
+    }
+  };
   uint32_t Region = resumeOf(WF, S, First);
-  WarpOp Op = Region < S->NumRegions ? WarpOp(S->OpOfRegion[Region]) : WarpOp::None;
-  uint32_t Waiting = 0;
-  for (unsigned L = First; L < Lanes; ++L)
-    if (stateOf(WF, S, L) == LaneAtWarpOp && resumeOf(WF, S, L) == Region)
-      Waiting |= 1u << L;
+  uint32_t Waiting = waitingAt(Region);
+  if (!complete(Region, Waiting)) {
+    uint32_t Seen = Waiting;
+    for (unsigned L = First + 1; L < Lanes; ++L) {
+      if (Seen >> L & 1 || stateOf(WF, S, L) != LaneAtWarpOp)
+        continue;
+      uint32_t R = resumeOf(WF, S, L), W = waitingAt(R);
+      Seen |= W;
+      if (complete(R, W)) {
+        Region = R;
+        Waiting = W;
+        break;
+      }
+    }
+  }
+  WarpOp Op = opOf(Region);
 
   auto forEach = [&](auto &&Fn) {
     for (uint32_t M = Waiting; M; M &= M - 1)

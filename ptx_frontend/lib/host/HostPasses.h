@@ -18,6 +18,19 @@ class Value;
 
 namespace cuhip::ptx::host {
 
+/// The arguments of a kernel's thread function (WorkGroupLowering.cpp):
+/// one thread's view of the kernel, before it becomes a block function.
+enum ThreadArg : unsigned {
+  ArgParams,
+  ArgCtx,
+  ArgFrame,
+  ArgTidX,
+  ArgTidY,
+  ArgTidZ,
+  ArgShared,
+  NumThreadArgs
+};
+
 /// Metadata flattenAddressSpaces puts on atomics of `.shared` memory.
 inline constexpr const char *SharedAtomicMD = "cuhip.shared.atomic";
 

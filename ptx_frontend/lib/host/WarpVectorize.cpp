@@ -84,16 +84,6 @@ using llvm::Module;
 
 namespace {
 
-/// Thread-function argument numbers (WorkGroupLowering.cpp's layout).
-enum : unsigned {
-  ArgParams = 0,
-  ArgCtx,
-  ArgFrame,
-  ArgTidX,
-  ArgTidY,
-  ArgTidZ,
-  ArgShared
-};
 
 /// A varying integer or pointer known to be Base + lane * Stride (bytes for
 /// pointers), Base uniform. Check, when set, is a uniform i1 that is true

@@ -81,17 +81,6 @@ using llvm::Module;
 
 namespace {
 
-enum ThreadArg : unsigned {
-  ArgParams,
-  ArgCtx,
-  ArgFrame,
-  ArgTidX,
-  ArgTidY,
-  ArgTidZ,
-  ArgShared,
-  NumThreadArgs
-};
-
 // Shared memory the system reserves per block (CUDA reserves 1 KB on
 // sm_80 and later); only kernels that ask for it get it.
 constexpr uint32_t ReservedSharedBytes = 1024;

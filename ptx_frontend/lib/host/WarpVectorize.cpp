@@ -664,10 +664,23 @@ bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
   return true;
 }
 
-/// Lane Idx[l]'s element of V for every lane l (a cross-lane permute):
-/// stored to a stack copy and read back with a gather, which the backend
-/// turns into in-register permutes where it can.
+/// Lane Idx[l]'s element of V for every lane l (a cross-lane permute): a
+/// shufflevector when Idx is constant, else a stack copy read back with a
+/// gather.
 Value *Vectorizer::gatherLanes(IRBuilder<> &B, Value *V, Value *Idx) {
+  // Constant source lanes (a shuffle by a constant offset, the usual
+  // reduction tree): one shufflevector.
+  if (auto *C = dyn_cast<Constant>(Idx)) {
+    SmallVector<int, 32> Lanes;
+    for (unsigned L = 0; L < W; ++L) {
+      auto *E = dyn_cast_or_null<ConstantInt>(C->getAggregateElement(L));
+      if (!E)
+        break;
+      Lanes.push_back(int(E->getZExtValue()));
+    }
+    if (Lanes.size() == W)
+      return B.CreateShuffleVector(V, Lanes);
+  }
   Type *ElTy = cast<VectorType>(V->getType())->getElementType();
   IRBuilder<> EB(&*VF->getEntryBlock().getFirstInsertionPt());
   AllocaInst *Tmp = EB.CreateAlloca(V->getType(), nullptr, "lanes.copy");

@@ -61,6 +61,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InstSimplifyPass.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Scalar/StructurizeCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -1220,6 +1221,11 @@ Function *vectorizeThreadFunction(Function &Thread, unsigned W,
     // Folded constants and merged expressions first: the neutral IR's
     // operand checks (e.g. a shift's range select) would hide addresses'
     // affine form.
+    // PTX's vector registers (ld.v4 and friends) become their elements: a
+    // lane's <4 x float> would be a vector of vectors.
+    ScalarizerPassOptions SO;
+    SO.ScalarizeLoadStore = true;
+    FPM.addPass(ScalarizerPass(SO));
     FPM.addPass(InstSimplifyPass());
     FPM.addPass(EarlyCSEPass());
     FPM.addPass(SimplifyCFGPass());

@@ -93,6 +93,9 @@ struct Module {
 
 namespace {
 thread_local Status LastError = cudaSuccess;
+// The current device belongs to the calling host thread, as in CUDA, so
+// threads that select it at the same time do not race.
+thread_local int CurrentDevice = 0;
 
 struct CallConfig {
   Dim3 Grid, Block;
@@ -265,7 +268,6 @@ struct Runtime::Impl {
 
   std::atomic<int> Sticky{cudaSuccess};
   DeviceInfo Device;
-  int CurrentDevice = 0;
 
   CpuBackend &backend() {
     std::call_once(BackendOnce, [&] { Backend = std::make_unique<CpuBackend>(); });
@@ -1365,14 +1367,14 @@ Status Runtime::setDevice(int Device) {
     return record(S);
   if (Device < 0 || Device >= deviceCount())
     return record(cudaErrorInvalidDevice);
-  P->CurrentDevice = Device;
+  CurrentDevice = Device;
   return cudaSuccess;
 }
 
 Status Runtime::getDevice(int *Device) {
   if (!Device)
     return record(cudaErrorInvalidValue);
-  *Device = P->CurrentDevice;
+  *Device = CurrentDevice;
   return cudaSuccess;
 }
 

@@ -30,6 +30,19 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+// ThreadSanitizer follows one stack per thread; a block fiber's stack
+// switches must be announced to it (CUHIP_SANITIZE=thread).
+#if defined(__SANITIZE_THREAD__)
+#define CUHIP_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUHIP_TSAN_FIBERS 1
+#endif
+#endif
+#ifdef CUHIP_TSAN_FIBERS
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace cuhip::rt {
 
 namespace {
@@ -206,15 +219,30 @@ struct CoopBlock : ptx::host::BlockFiber {
   uint32_t TrapCode = ptx::host::TrapNone;
   ptx::host::BlockTrap Detail;
   bool Finished = false;
+#ifdef CUHIP_TSAN_FIBERS
+  void *TsanFiber = nullptr;     // the block's own
+  void *TsanHomeFiber = nullptr; // the scheduler's, while the block runs
+#endif
 
   ~CoopBlock() {
     if (StackMapping)
       munmap(StackMapping, MappingBytes);
+#ifdef CUHIP_TSAN_FIBERS
+    if (TsanFiber)
+      __tsan_destroy_fiber(TsanFiber);
+#endif
   }
 };
 
+// Each stack switch is announced to ThreadSanitizer in the function that
+// makes it: TSan keeps a call stack per fiber, and a helper function would
+// be entered on one fiber and left on the other.
+
 void yieldBlock(ptx::host::BlockFiber *F) {
   auto *B = static_cast<CoopBlock *>(F);
+#ifdef CUHIP_TSAN_FIBERS
+  __tsan_switch_to_fiber(B->TsanHomeFiber, 0);
+#endif
   swapcontext(&B->Context, B->Home);
 }
 
@@ -224,6 +252,9 @@ void blockMain(unsigned High, unsigned Low) {
   B->TrapCode =
       ptx::host::runBlockGuarded(B->Fn, B->Params, &B->Ctx, &B->Detail);
   B->Finished = true;
+#ifdef CUHIP_TSAN_FIBERS
+  __tsan_switch_to_fiber(B->TsanHomeFiber, 0);
+#endif
   setcontext(B->Home);
 }
 
@@ -258,6 +289,9 @@ bool prepareBlock(CoopBlock &B, size_t SharedBytes, size_t FrameBytes) {
   uintptr_t Address = reinterpret_cast<uintptr_t>(&B);
   makecontext(&B.Context, reinterpret_cast<void (*)()>(&blockMain), 2,
               unsigned(Address >> 32), unsigned(Address & 0xffffffffu));
+#ifdef CUHIP_TSAN_FIBERS
+  B.TsanFiber = __tsan_create_fiber(0);
+#endif
   return true;
 }
 
@@ -266,6 +300,12 @@ bool prepareBlock(CoopBlock &B, size_t SharedBytes, size_t FrameBytes) {
 void resumeBlock(CoopBlock &B, ucontext_t &Home) {
   ptx::host::TrapContext *Saved = ptx::host::CurrentTrap;
   B.Home = &Home;
+#ifdef CUHIP_TSAN_FIBERS
+  // Switching synchronizes (flags 0): the block and its scheduler take
+  // turns on one thread, so their accesses are ordered.
+  B.TsanHomeFiber = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(B.TsanFiber, 0);
+#endif
   swapcontext(&Home, &B.Context);
   ptx::host::CurrentTrap = Saved;
 }

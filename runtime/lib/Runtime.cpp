@@ -93,6 +93,9 @@ struct Module {
 
 namespace {
 thread_local Status LastError = cudaSuccess;
+// The current device belongs to the calling host thread, as in CUDA, so
+// threads that select it at the same time do not race.
+thread_local int CurrentDevice = 0;
 
 struct CallConfig {
   Dim3 Grid, Block;
@@ -148,6 +151,7 @@ struct StreamObj {
 struct EventObj {
   unsigned Flags = 0;
   void *Hip = nullptr; // hipEvent_t on the HIP backend
+  // Set by eventRecord on any host thread: guarded by Impl::StreamLock.
   bool Recorded = false;
   std::chrono::steady_clock::time_point When;
 };
@@ -265,7 +269,6 @@ struct Runtime::Impl {
 
   std::atomic<int> Sticky{cudaSuccess};
   DeviceInfo Device;
-  int CurrentDevice = 0;
 
   CpuBackend &backend() {
     std::call_once(BackendOnce, [&] { Backend = std::make_unique<CpuBackend>(); });
@@ -1292,12 +1295,15 @@ Status Runtime::eventRecord(void *Event, void *Stream) {
   void *HipStream;
   if (Status S = P->resolveStream(Stream, &HipStream))
     return record(S);
-  if (HipBackend *Hip = P->hip()) {
+  HipBackend *Hip = P->hip();
+  if (Hip)
     if (Status S = Hip->eventRecord(E->Hip, HipStream))
       return record(S);
-  } else {
-    E->When = std::chrono::steady_clock::now();
-  }
+  auto Now = std::chrono::steady_clock::now();
+  // Other host threads may record or time the same event meanwhile.
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  if (!Hip)
+    E->When = Now;
   E->Recorded = true;
   return cudaSuccess;
 }
@@ -1334,16 +1340,24 @@ Status Runtime::eventElapsedTime(float *Ms, void *Start, void *End) {
   EventObj *A = P->findEvent(Start), *B = P->findEvent(End);
   if (!A || !B)
     return record(cudaErrorInvalidResourceHandle);
+  bool Recorded;
+  std::chrono::steady_clock::time_point AWhen, BWhen;
+  {
+    // eventRecord may stamp either event on another host thread meanwhile.
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    Recorded = A->Recorded && B->Recorded;
+    AWhen = A->When;
+    BWhen = B->When;
+  }
   // CUDA: events without timing, and events never recorded, are invalid
   // resource handles for this call.
-  if ((A->Flags | B->Flags) & EventDisableTiming || !A->Recorded ||
-      !B->Recorded)
+  if ((A->Flags | B->Flags) & EventDisableTiming || !Recorded)
     return record(cudaErrorInvalidResourceHandle);
   if (HipBackend *Hip = P->hip()) {
     Status S = Hip->eventElapsedTime(Ms, A->Hip, B->Hip);
     return S == cudaErrorNotReady ? S : record(S);
   }
-  *Ms = std::chrono::duration<float, std::milli>(B->When - A->When).count();
+  *Ms = std::chrono::duration<float, std::milli>(BWhen - AWhen).count();
   return cudaSuccess;
 }
 
@@ -1365,14 +1379,14 @@ Status Runtime::setDevice(int Device) {
     return record(S);
   if (Device < 0 || Device >= deviceCount())
     return record(cudaErrorInvalidDevice);
-  P->CurrentDevice = Device;
+  CurrentDevice = Device;
   return cudaSuccess;
 }
 
 Status Runtime::getDevice(int *Device) {
   if (!Device)
     return record(cudaErrorInvalidValue);
-  *Device = P->CurrentDevice;
+  *Device = CurrentDevice;
   return cudaSuccess;
 }
 

@@ -200,6 +200,15 @@ int cuhipRunMain(int argc, char **argv) {
   setenv("CUHIP_BACKEND", Backend.c_str(), 1);
   if (Memcheck)
     setenv("CUHIP_MEMCHECK", "1", 1);
+#ifdef CUHIP_SANITIZER_RUNTIME
+  // A sanitized cuhip (CUHIP_SANITIZE): the program itself is not
+  // instrumented, so the sanitizer's runtime would load after libc, too late
+  // to intercept it. Preloading puts it first.
+  std::string Preload = CUHIP_SANITIZER_RUNTIME;
+  if (const char *Old = std::getenv("LD_PRELOAD"); Old && *Old)
+    Preload += std::string(":") + Old;
+  setenv("LD_PRELOAD", Preload.c_str(), 1);
+#endif
 
   warnAboutStaticRuntime(argv[I]);
   execvp(argv[I], argv + I);

@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace cuhip::rt;
@@ -63,6 +64,7 @@ const char *Header = ".version 9.0\n.target sm_75\n.address_size 64\n";
 void stubAddOne() {}
 void stubBroken() {}
 void stubCorrupt() {}
+void stubScale() {}
 
 TEST(Launch, RegisteredKernelRuns) {
   static FakeFatbin F(std::string(Header) + R"(
@@ -177,6 +179,120 @@ TEST(Launch, InvalidArgumentsGetCudaErrors) {
   EXPECT_STREQ(statusName(cudaErrorInvalidPtx), "cudaErrorInvalidPtx");
   EXPECT_EQ(statusName(123456), nullptr);
   R.getLastError();
+}
+
+// CUDA's runtime may be called from any number of host threads at once.
+// Several threads here load one module (its first launch compiles it),
+// allocate, copy, launch on streams of their own, time with events and
+// free, all at the same time; each must see its own results. They also
+// share one event, which all of them record and time against, and each
+// selects device 0, as multi-threaded CUDA programs do. Under
+// ThreadSanitizer (scripts/sanitize-check) this is the runtime's main race
+// check.
+TEST(Launch, HostThreadsUseTheRuntimeAtOnce) {
+  static FakeFatbin F(std::string(Header) + R"(
+.visible .entry scale(.param .u64 p, .param .u32 n, .param .u32 f)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [n];
+  ld.param.u32 %r6, [f];
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r5, %r2, %r3, %r4;
+  setp.ge.u32 %p1, %r5, %r1;
+  @%p1 bra $L_end;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r4, [%rd3];
+  mul.lo.s32 %r4, %r4, %r6;
+  st.global.u32 [%rd3], %r4;
+$L_end:
+  ret;
+}
+)");
+  Runtime &R = Runtime::get();
+  void **H = R.registerFatBinary(&F.W);
+  R.registerFunction(H, reinterpret_cast<const void *>(&stubScale), "scale");
+  R.registerFatBinaryEnd(H);
+  Kernel *K = R.kernelForHostFunction(reinterpret_cast<const void *>(&stubScale));
+  ASSERT_NE(K, nullptr);
+
+  constexpr unsigned Threads = 4, Rounds = 8, N = 777;
+  std::vector<std::string> Errors(Threads);
+  void *Shared = nullptr;
+  ASSERT_EQ(R.eventCreate(&Shared, 0), cudaSuccess);
+  ASSERT_EQ(R.eventRecord(Shared, nullptr), cudaSuccess);
+  auto Work = [&](unsigned T) {
+    std::string &Err = Errors[T];
+    auto expect = [&](Status S, const char *What) {
+      if (S != cudaSuccess && Err.empty())
+        Err = std::string(What) + " failed with status " + std::to_string(S);
+      return S == cudaSuccess;
+    };
+    void *Stream = nullptr, *Start = nullptr, *Stop = nullptr;
+    int Device = -1;
+    if (!expect(R.setDevice(0), "setDevice") ||
+        !expect(R.getDevice(&Device), "getDevice"))
+      return;
+    if (Device != 0) {
+      Err = "getDevice gave " + std::to_string(Device);
+      return;
+    }
+    if (!expect(R.streamCreate(&Stream, 0, 0), "streamCreate") ||
+        !expect(R.eventCreate(&Start, 0), "eventCreate") ||
+        !expect(R.eventCreate(&Stop, 0), "eventCreate"))
+      return;
+    for (unsigned Round = 0; Round < Rounds && Err.empty(); ++Round) {
+      void *D = nullptr;
+      if (!expect(R.malloc(&D, N * 4), "malloc"))
+        return;
+      std::vector<uint32_t> Host(N);
+      for (unsigned I = 0; I < N; ++I)
+        Host[I] = I + T;
+      unsigned NArg = N, Factor = T + 2;
+      void *Args[] = {&D, &NArg, &Factor};
+      float Ms = -1;
+      expect(R.memcpyAsync(D, Host.data(), N * 4, CopyKind::HostToDevice,
+                           Stream),
+             "memcpyAsync");
+      expect(R.eventRecord(Start, Stream), "eventRecord");
+      expect(R.launch(K, {(N + 63) / 64, 1, 1}, {64, 1, 1}, Args, 0, Stream),
+             "launch");
+      expect(R.eventRecord(Stop, Stream), "eventRecord");
+      expect(R.streamSynchronize(Stream), "streamSynchronize");
+      expect(R.eventElapsedTime(&Ms, Start, Stop), "eventElapsedTime");
+      float SinceShared = 0;
+      expect(R.eventRecord(Shared, Stream), "eventRecord");
+      expect(R.eventElapsedTime(&SinceShared, Shared, Stop),
+             "eventElapsedTime");
+      expect(R.memcpy(Host.data(), D, N * 4, CopyKind::DeviceToHost),
+             "memcpy");
+      for (unsigned I = 0; I < N && Err.empty(); ++I)
+        if (Host[I] != (I + T) * Factor)
+          Err = "thread " + std::to_string(T) + ": element " +
+                std::to_string(I) + " is " + std::to_string(Host[I]);
+      if (Ms < 0 && Err.empty())
+        Err = "negative elapsed time";
+      expect(R.free(D), "free");
+    }
+    expect(R.eventDestroy(Start), "eventDestroy");
+    expect(R.eventDestroy(Stop), "eventDestroy");
+    expect(R.streamDestroy(Stream), "streamDestroy");
+    expect(R.getLastError(), "getLastError");
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.emplace_back(Work, T);
+  for (std::thread &T : Pool)
+    T.join();
+  for (unsigned T = 0; T < Threads; ++T)
+    EXPECT_EQ(Errors[T], "") << "host thread " << T;
+  EXPECT_EQ(R.eventDestroy(Shared), cudaSuccess);
+  EXPECT_EQ(R.synchronize(), cudaSuccess);
 }
 
 } // namespace

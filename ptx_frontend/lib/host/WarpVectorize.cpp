@@ -528,7 +528,7 @@ bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
     return true;
   case Intrinsic::nvvm_elect_sync: {
     // Leader: lowest lane taking part (the lane itself if none does).
-    Value *Set = B.CreateAnd(bits(CI.getArgOperand(0)),
+    Value *Set = B.CreateAnd(B.CreateFreeze(bits(CI.getArgOperand(0))),
                              B.CreateVectorSplat(W, Active));
     Value *Low = B.CreateBinaryIntrinsic(Intrinsic::cttz, Set, B.getFalse());
     Value *Leader = B.CreateSelect(B.CreateICmpEQ(Set, splat32(0)), Iota, Low);
@@ -539,9 +539,9 @@ bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
   case Intrinsic::nvvm_vote_any_sync:
   case Intrinsic::nvvm_vote_uni_sync:
   case Intrinsic::nvvm_vote_ballot_sync: {
-    Value *Set = B.CreateAnd(bits(CI.getArgOperand(0)),
+    Value *Set = B.CreateAnd(B.CreateFreeze(bits(CI.getArgOperand(0))),
                              B.CreateVectorSplat(W, Active));
-    Value *P = B.CreateAnd(vec(B, CI.getArgOperand(1)), Mask);
+    Value *P = B.CreateAnd(B.CreateFreeze(vec(B, CI.getArgOperand(1))), Mask);
     Value *Ballot = B.CreateAnd(B.CreateVectorSplat(W, lanesToInt(B, P)), Set);
     Value *R;
     if (ID == Intrinsic::nvvm_vote_all_sync)
@@ -1008,7 +1008,10 @@ bool Vectorizer::emitTerminator(IRBuilder<> &B, BasicBlock *BB) {
     B.CreateCondBr(scalar(C), BlockMap[S0], BlockMap[S1]);
     return true;
   }
-  Value *VC = Map.lookup(C);
+  // Inactive lanes may hold poison (a masked load's lanes that were not
+  // read); frozen, they cannot make the mask arithmetic or the branch on
+  // any lane poison.
+  Value *VC = B.CreateFreeze(Map.lookup(C));
   Loop *L = LI.getLoopFor(BB);
   if (L && L->getLoopLatch() == BB &&
       (S0 == L->getHeader() || S1 == L->getHeader())) {

@@ -7,7 +7,8 @@
 // result against a long double reference: the PTX ISA bound always, and the
 // tighter bound the inline sequences are designed for (ApproxMath.cpp):
 // 1 ulp for ex2, lg2 and tanh. CUHIP_APPROX_EXHAUSTIVE=1 tests every
-// pattern instead (minutes, a manual check).
+// pattern instead (minutes, a manual check). The 16-bit ex2 and tanh forms
+// are checked on every f16 and bf16 input.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
@@ -33,17 +34,26 @@ namespace {
 const char *Ops[] = {"ex2.approx.f32",     "ex2.approx.ftz.f32",
                      "lg2.approx.f32",     "lg2.approx.ftz.f32",
                      "sin.approx.f32",     "sin.approx.ftz.f32",
-                     "cos.approx.f32",     "tanh.approx.f32"};
+                     "cos.approx.f32",     "tanh.approx.f32",
+                     "ex2.approx.f16",     "ex2.approx.ftz.bf16",
+                     "tanh.approx.f16",    "tanh.approx.bf16"};
+
+/// Whether kernel \p K works on 16-bit values.
+bool isHalf(unsigned K) { return K >= 8; }
 
 std::string kernelPtx() {
   std::string Ptx = ".version 9.0\n.target sm_90\n.address_size 64\n";
-  for (unsigned K = 0; K < std::size(Ops); ++K)
+  for (unsigned K = 0; K < std::size(Ops); ++K) {
+    std::string Reg = isHalf(K) ? "%h" : "%f";
+    std::string Size = isHalf(K) ? "2" : "4";
+    std::string Move = isHalf(K) ? "b16" : "f32";
     Ptx += ".visible .entry k" + std::to_string(K) + R"((.param .u64 out,
     .param .u64 in, .param .u32 n)
 {
   .reg .pred %p<2>;
   .reg .b32 %r<6>;
   .reg .f32 %f<3>;
+  .reg .b16 %h<3>;
   .reg .b64 %rd<6>;
   ld.param.u64 %rd1, [out];
   ld.param.u64 %rd2, [in];
@@ -54,16 +64,17 @@ std::string kernelPtx() {
   mad.lo.s32 %r5, %r2, %r3, %r4;
   setp.ge.u32 %p1, %r5, %r1;
   @%p1 bra $L_end;
-  mul.wide.u32 %rd3, %r5, 4;
+  mul.wide.u32 %rd3, %r5, )" + Size + R"(;
   add.s64 %rd4, %rd2, %rd3;
-  ld.global.f32 %f1, [%rd4];
-  )" + Ops[K] + R"( %f2, %f1;
+  ld.global.)" + Move + " " + Reg + R"(1, [%rd4];
+  )" + Ops[K] + " " + Reg + "2, " + Reg + R"(1;
   add.s64 %rd5, %rd1, %rd3;
-  st.global.f32 [%rd5], %f2;
+  st.global.)" + Move + " [%rd5], " + Reg + R"(2;
 $L_end:
   ret;
 }
 )";
+  }
   return Ptx;
 }
 
@@ -107,14 +118,15 @@ Kernels &kernels() {
 
 /// Runs kernel \p Idx over \p In on this thread, the way the CPU backend
 /// runs a grid's blocks.
-std::vector<float> run(unsigned Idx, const std::vector<float> &In) {
+template <typename T>
+std::vector<T> run(unsigned Idx, const std::vector<T> &In) {
   const host::CompiledKernel &K = kernels().K.at(Idx);
-  std::vector<float> Out(In.size());
+  std::vector<T> Out(In.size());
   constexpr unsigned Block = 256;
   unsigned N = In.size();
   std::vector<uint8_t> Params(24);
-  float *OutP = Out.data();
-  const float *InP = In.data();
+  T *OutP = Out.data();
+  const T *InP = In.data();
   std::memcpy(Params.data(), &OutP, 8);
   std::memcpy(Params.data() + 8, &InP, 8);
   std::memcpy(Params.data() + 16, &N, 4);
@@ -256,6 +268,74 @@ void sweep(unsigned Op) {
               S.MaxUlp, S.Worst, S.MaxAbs);
 }
 
+/// The value of 16-bit pattern \p B (f16, or bf16 when \p BF).
+long double decode16(uint16_t B, bool BF) {
+  if (BF)
+    return std::bit_cast<float>(uint32_t(B) << 16);
+  int Exp = (B >> 10) & 31, Man = B & 1023;
+  long double Mag = Exp == 31 ? (Man ? NAN : INFINITY)
+                    : Exp == 0 ? std::ldexp((long double)Man, -24)
+                               : std::ldexp((long double)(Man | 1024), Exp - 25);
+  return B & 0x8000 ? -Mag : Mag;
+}
+
+/// Every f16 or bf16 input of a 16-bit kernel: within the ISA bound, and
+/// within 0.51 ulp of the format (the single rounding of an accurate f64).
+void sweepHalf(unsigned Op) {
+  ASSERT_GT(kernels().K.size(), Op);
+  std::string_view Name = Ops[Op];
+  bool BF = Name.ends_with("bf16"), Ex2 = Name.starts_with("ex2");
+  int Digits = BF ? 8 : 11, MinExp = BF ? -126 : -14;
+  long double MaxFinite = BF ? 0x1.fep127L : 65504.0L;
+  std::vector<uint16_t> In(1 << 16);
+  for (unsigned I = 0; I < In.size(); ++I)
+    In[I] = I;
+  std::vector<uint16_t> Out = run(Op, In);
+  unsigned Failures = 0;
+  double MaxUlp = 0;
+  for (unsigned I = 0; I < In.size(); ++I) {
+    long double X = decode16(In[I], BF), Got = decode16(Out[I], BF);
+    if (BF && Ex2 && std::fabs(X) < 0x1p-126L)
+      X = 0; // .ftz
+    long double Ref = Ex2 ? std::exp2(X) : std::tanh(X);
+    std::string Why;
+    if (std::isnan(X)) {
+      if (!std::isnan(Got))
+        Why = "expected NaN";
+    } else if (std::isinf(Got) || Ref > MaxFinite) {
+      if (!(std::isinf(Got) && Ref > MaxFinite))
+        Why = "overflow mismatch";
+    } else if (X == 0 && !Ex2) {
+      if (Out[I] != In[I])
+        Why = "expected the signed zero";
+    } else if (BF && Ex2 && Ref < 0x1p-126L && Got == 0) {
+      // Flushed.
+    } else {
+      int E;
+      std::frexp(std::max(std::fabs(Ref), std::ldexp(1.0L, MinExp)), &E);
+      long double Ulp = std::ldexp(1.0L, E - Digits);
+      long double Err = std::fabs(Got - Ref);
+      MaxUlp = std::max(MaxUlp, double(Err / Ulp));
+      // A relative bound cannot hold for subnormal results; there the
+      // spacing of the format is the yardstick.
+      bool Isa =
+          // ISA: tanh 2^-10.987 (f16) / 2^-8 (bf16) absolute, ex2 2^-9.9 /
+          // 2^-7 relative.
+          !Ex2 ? Err <= (BF ? 0x1p-8L : 0x1.0251353756991p-11L)
+          : std::fabs(Ref) < std::ldexp(1.0L, MinExp)
+              ? Err <= Ulp
+              : Err <= std::fabs(Ref) * (BF ? 0x1p-7L : 0x1.125fbee250663p-10L);
+      if (!Isa || Err > 0.51L * Ulp)
+        Why = Isa ? "more than 0.51 ulp" : "outside the ISA bound";
+    }
+    if (!Why.empty() && ++Failures <= 10)
+      ADD_FAILURE() << Name << " of 0x" << std::hex << In[I] << " = 0x"
+                    << Out[I] << std::dec << ": " << Why;
+  }
+  EXPECT_EQ(Failures, 0u);
+  std::printf("%s: max error %.4f ulp over all inputs\n", Ops[Op], MaxUlp);
+}
+
 TEST(ApproxMath, Ex2) { sweep(0); }
 TEST(ApproxMath, Ex2Ftz) { sweep(1); }
 TEST(ApproxMath, Lg2) { sweep(2); }
@@ -264,5 +344,9 @@ TEST(ApproxMath, Sin) { sweep(4); }
 TEST(ApproxMath, SinFtz) { sweep(5); }
 TEST(ApproxMath, Cos) { sweep(6); }
 TEST(ApproxMath, Tanh) { sweep(7); }
+TEST(ApproxMath, Ex2F16) { sweepHalf(8); }
+TEST(ApproxMath, Ex2FtzBF16) { sweepHalf(9); }
+TEST(ApproxMath, TanhF16) { sweepHalf(10); }
+TEST(ApproxMath, TanhBF16) { sweepHalf(11); }
 
 } // namespace

@@ -1026,7 +1026,10 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
       }
       Ftz = true; // PTX ISA 1.0-1.3 default: .approx.ftz
     }
-    Value *A = in(1);
+    // Flushing a subnormal operand cannot change ex2 (1 either way), sin
+    // (the result, +-subnormal, is flushed to the same signed zero) or cos
+    // (1): only lg2 needs it.
+    Value *A = Op == "lg2" ? in(1) : L.read(I, 1, Ty, false);
     if (!A)
       return;
     // The inline f64 sequences rounded once to f32 are within half an ulp

@@ -19,9 +19,10 @@
 // at 200 bits and rounded to the nearest f64 (their rounding adds at most
 // 2^-53 relative per term, negligible beside the truncation bounds below).
 // Truncation bounds are the Lagrange remainder of the series on the reduced
-// interval. test/unit/ApproxMathTest.cpp checks the f32 results against a
-// long double reference over a strided sweep of all 2^32 inputs; its
-// --exhaustive mode covers every input.
+// interval. test/unit/ptx_frontend/ApproxMathTest.cpp checks the f32
+// results against a long double reference over a strided sweep of all 2^32
+// inputs (CUHIP_APPROX_EXHAUSTIVE=1: every input) and the 16-bit forms on
+// every f16 and bf16 input.
 //
 //===----------------------------------------------------------------------===//
 #include "ApproxMath.h"

@@ -1,15 +1,13 @@
 //===- AmdgpuMath.cpp - Math functions through the ROCm device libraries --===//
 //
-// The neutral IR computes sin/cos/ex2/lg2/tanh.approx (and the 16-bit ex2
-// and tanh) as llvm.{sin,cos,exp2,log2,tanh}.f64 rounded once to the
-// destination format. The AMDGPU backend has no f64 lowering for these (it
+// An llvm.{sin,cos,exp2,log2,tanh} call in the IR (the neutral lowering
+// computes the .approx transcendentals inline and emits none today, see
+// lib/lower/ApproxMath.cpp) has no f64 lowering in the AMDGPU backend (it
 // would emit an unresolvable libcall), so each call becomes the matching
 // ocml function (__ocml_sin_f64, ...; _f32 for f32 calls) from the ROCm
 // device libraries (Debian package rocm-device-libs). ocml's functions meet
 // the OpenCL full-profile bounds (f64: sin/cos 4 ulp, exp2/log2 3 ulp, tanh
-// 5 ulp), i.e. a relative error below 2^-49, which after the neutral IR's
-// rounding to f32 stays far inside PTX's .approx bounds (see
-// docs/amdgpu.md). The library is linked lazily with llvm::Linker, keeping
+// 5 ulp). The library is linked lazily with llvm::Linker, keeping
 // only the functions the module calls, then internalized so the optimizer
 // inlines them and drops the rest. ocml reads __oclc_* control constants;
 // they are linked from the package's oclc_*.bc modules with the values this

@@ -17,6 +17,7 @@
 // ISA's stated error bounds.
 //
 //===----------------------------------------------------------------------===//
+#include "ApproxMath.h"
 #include "LowerImpl.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -838,9 +839,6 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
   auto narrow = [&](Value *D) {
     return IsF32 ? B.CreateFPTrunc(D, B.getFloatTy()) : D;
   };
-  auto libm = [&](Intrinsic::ID ID, Value *V) {
-    return narrow(L.callIntrinsic(ID, {E.f64()}, {wide(V)}));
-  };
   Rounding RM = M.Rnd;
   bool Directed = M.any(ModRnd) && RM != Rounding::NearestEven;
 
@@ -1028,19 +1026,24 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
       }
       Ftz = true; // PTX ISA 1.0-1.3 default: .approx.ftz
     }
-    Value *A = in(1);
+    // Flushing a subnormal operand cannot change ex2 (1 either way), sin
+    // (the result, +-subnormal, is flushed to the same signed zero) or cos
+    // (1): only lg2 needs it.
+    Value *A = Op == "lg2" ? in(1) : L.read(I, 1, Ty, false);
     if (!A)
       return;
-    // The f64 libm result rounded once to f32 is within about half an ulp,
-    // inside every .approx bound (sin/cos 2^-20.5 absolute, lg2 2^-22,
-    // ex2 2 ulp, tanh 2^-11 relative). tanh passes subnormals through as
-    // the ISA notes, since tanh(x) rounds to x there.
-    Intrinsic::ID ID = Op == "sin"   ? Intrinsic::sin
-                       : Op == "cos" ? Intrinsic::cos
-                       : Op == "lg2" ? Intrinsic::log2
-                       : Op == "ex2" ? Intrinsic::exp2
-                                     : Intrinsic::tanh;
-    Value *R = libm(ID, A);
+    // The inline f64 sequences rounded once to f32 are within half an ulp
+    // plus 2^-10 ulp or less, inside every .approx bound (sin/cos 2^-20.5
+    // absolute, lg2 2^-22, ex2 2 ulp, tanh 2^-11 relative); ApproxMath.cpp
+    // derives the error of each. tanh passes subnormals through as the ISA
+    // notes, since tanh(x) rounds to x there.
+    Value *W = wide(A);
+    Value *D = Op == "sin"   ? emitApproxSinCos(B, W, /*Cos=*/false)
+               : Op == "cos" ? emitApproxSinCos(B, W, /*Cos=*/true)
+               : Op == "lg2" ? emitApproxLog2(B, W)
+               : Op == "ex2" ? emitApproxExp2(B, W)
+                             : emitApproxTanh(B, W);
+    Value *R = narrow(D);
     if (Ftz)
       R = L.flush(R);
     L.write(I.Operands[0], R, false);
@@ -1245,12 +1248,12 @@ void lowerHalfFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
                                      : Twine(Op) + " requires .approx");
       return;
     }
-    // f64 libm rounded once to the 16-bit format: within half an ulp plus
-    // a rounding of the f64 approximation, well inside the bounds (ex2:
+    // The inline f64 sequence rounded once to the 16-bit format: within
+    // half an ulp plus a tiny fraction of one, well inside the bounds (ex2:
     // 2^-9.9 / 2^-7 relative, tanh: 2^-10.987 / 2^-8 absolute).
     emit(1, [&](ArrayRef<Value *> X) {
-      Value *Y = L.callIntrinsic(IsEx2 ? Intrinsic::exp2 : Intrinsic::tanh,
-                                 {E.f64()}, {dbl(X[0])});
+      Value *Y = IsEx2 ? emitApproxExp2(B, dbl(X[0]))
+                       : emitApproxTanh(B, dbl(X[0]));
       return E.roundDouble(Y, nullptr, Rounding::NearestEven, F);
     });
     return;

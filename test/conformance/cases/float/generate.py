@@ -539,6 +539,32 @@ def approx_case():
     hnum = [bits(fmt, v) for v in (3, 3, -3, "+0", 5, 5, 1, "inf", "-inf",
                                    "nan", 2, "-0")]
 
+    # Edges of the inline sequences: ex2 results that are subnormal, that
+    # underflow or overflow; subnormal lg2 operands (no .ftz); sin/cos near
+    # multiples of pi/2 out to 100 pi; tanh around its series/exp switch
+    # and where it rounds to +-1.
+    ex2e = [rn(fmt, v) for v in (Fr(-253, 2), Fr(-561, 4), Fr(-149),
+                                   Fr(-599, 4), Fr(-151), Fr(255, 2),
+                                   Fr(127999, 1000), Fr(128), two(-30),
+                                   -two(-30), Fr(4999, 10000), Fr(-200))]
+    sub = [bits(fmt, v) for v in (two(-149), 3 * two(-140),
+                                  two(-126) - two(-149), two(-127), two(-126),
+                                  "max", 5 * two(-135), 3 * two(-148),
+                                  7 * two(-133), 3 * two(-128), two(-100),
+                                  two(-148))]
+    angle2 = [rn(fmt, v) for v in (Fr(314), Fr(-3005, 10), Fr(100), two(-20),
+                                     Fr(314159265, 10 ** 8),
+                                     Fr(-15707963, 10 ** 7),
+                                     Fr(314159, 1000), Fr(-31415, 100),
+                                     Fr(4712389, 10 ** 6),
+                                     Fr(78539816, 10 ** 8),
+                                     Fr(2356194, 10 ** 6),
+                                     Fr(-7853982, 10 ** 6))]
+    tanhe = [rn(fmt, v) for v in (Fr(55, 100), Fr(-549, 1000), Fr(9), Fr(10),
+                                    two(-10), -two(-20), Fr(1, 10000),
+                                    Fr(-8), Fr(3, 10), Fr(-1, 2), Fr(2),
+                                    two(-100))]
+
     c = Case("float", "approx-f32", "approxF32", n, [
         "The .approx f32 instructions and div.full, compared with the",
         "correctly rounded result within the error bound the PTX ISA states",
@@ -547,12 +573,14 @@ def approx_case():
         "[2^-126, 2^126] and a signed zero (NaN for infinite a) above 2^126;",
         "div.full 2 ulp; rcp 1 ulp; sqrt relative 2^-23 and rsqrt 2^-22.9",
         "(1 ulp); ex2 2 ulp; lg2 absolute 2^-22 in (0.5, 2) and relative",
-        "2^-22 (2 ulp) elsewhere; sin/cos absolute 2^-20.5 in [-2pi, 2pi];",
-        "tanh relative 2^-11 (4096 ulp).",
+        "2^-22 (2 ulp) elsewhere; sin/cos absolute 2^-20.5 in [-2pi, 2pi]",
+        "(held out to 100pi too); tanh relative 2^-11 (4096 ulp).",
     ])
     for name, col in (("x", x), ("y", y), ("pos", pos), ("near1", near1),
                       ("far", far), ("angle", angle), ("spec", spec),
-                      ("table", table), ("huge", huge), ("hnum", hnum)):
+                      ("table", table), ("huge", huge), ("hnum", hnum),
+                      ("ex2e", ex2e), ("sub", sub), ("angle2", angle2),
+                      ("tanhe", tanhe)):
         c.input(name, t, col)
 
     def f(fn, vals):
@@ -622,6 +650,19 @@ def approx_case():
          special(spec, lambda ng: bits(fmt, 1), bits(fmt, "inf"), 0,
                  lambda v: mp_to_bits(fmt, ex2(int(v)))),
          note="+-0 -> 1, -inf -> +0, +inf -> +inf, 2^+-4 exact")
+    c.op("ex2_edge", "ex2.approx.f32 {d}, {s0};", ["ex2e"], t, t,
+         f(ex2, ex2e), "ulp=2",
+         note="subnormal results, underflow to +0 and overflow to +inf")
+
+    def flushed(b):
+        return 0 if 0 < (b & ~fmt.sign_bit) < (1 << (fmt.precision - 1)) \
+            else b
+    c.op("ex2_edge_ftz", "ex2.approx.ftz.f32 {d}, {s0};", ["ex2e"], t, t,
+         [flushed(b) for b in f(ex2, ex2e)], "ulp=2",
+         note="subnormal results flush to +0")
+    c.op("lg2_sub", "lg2.approx.f32 {d}, {s0};", ["sub"], t, t,
+         f(lambda v: mpmath.log(v, 2), sub),
+         "ulp=%d" % ulp_tolerance(-22, fmt), note="subnormal operands")
     c.op("lg2_near1", "lg2.approx.f32 {d}, {s0};", ["near1"], t, t,
          f(lambda v: mpmath.log(v, 2), near1), "abs=2.384185791015625e-07")
     c.op("lg2_far", "lg2.approx.f32 {d}, {s0};", ["far"], t, t,
@@ -636,6 +677,11 @@ def approx_case():
          f(mpmath.sin, angle), sin_tol)
     c.op("cos", "cos.approx.ftz.f32 {d}, {s0};", ["angle"], t, t,
          f(mpmath.cos, angle), sin_tol)
+    c.op("sin_far", "sin.approx.f32 {d}, {s0};", ["angle2"], t, t,
+         f(mpmath.sin, angle2), sin_tol,
+         note="near multiples of pi/2, out to 100 pi")
+    c.op("cos_far", "cos.approx.f32 {d}, {s0};", ["angle2"], t, t,
+         f(mpmath.cos, angle2), sin_tol)
     c.op("sin_spec", "sin.approx.f32 {d}, {s0};", ["table"], t, t,
          special(table, lambda ng: bits(fmt, "-0" if ng else "+0"), "nan",
                  "nan", None), note="+-0 -> +-0, +-inf -> NaN")
@@ -648,6 +694,8 @@ def approx_case():
     c.op("tanh_far", "tanh.approx.f32 {d}, {s0};", ["far"], t, t,
          f(mpmath.tanh, far), tanh_tol,
          note="a subnormal operand passes through")
+    c.op("tanh_edge", "tanh.approx.f32 {d}, {s0};", ["tanhe"], t, t,
+         f(mpmath.tanh, tanhe), tanh_tol)
     c.op("tanh_spec", "tanh.approx.f32 {d}, {s0};", ["table"], t, t,
          special(table, lambda ng: bits(fmt, "-0" if ng else "+0"),
                  bits(fmt, 1), bits(fmt, -1), None),

@@ -149,6 +149,15 @@ private:
     DenseMap<Value *, PHINode *> LiveOut;
   };
   DenseMap<BasicBlock *, LoopAcc> LoopAccs;
+  /// Varying induction variables `i = lane-affine start; i += uniform step`
+  /// (the `for (i = lane; i < n; i += 32)` of warp-strided loops): the
+  /// scalar phi of their affine base, and the step.
+  struct Induction {
+    PHINode *Base;
+    Value *Start; // new IR, from the preheader
+    Value *Step;  // original uniform value
+  };
+  DenseMap<PHINode *, Induction> Inductions;
 
   bool fail(const Twine &What) {
     if (Why.empty())
@@ -960,6 +969,32 @@ bool Vectorizer::emitBlock(BasicBlock *BB) {
   for (PHINode &P : BB->phis())
     Map[&P] = B.CreatePHI(isVarying(&P) ? vecTy(P.getType()) : P.getType(),
                           P.getNumIncomingValues(), P.getName());
+  // A varying phi that starts lane-affine and steps by a uniform amount
+  // stays lane-affine: its base is a scalar phi of its own.
+  if (Loop *L = LI.getLoopFor(BB); L && L->getHeader() == BB &&
+                                    L->getLoopPreheader() && L->getLoopLatch())
+    for (PHINode &P : BB->phis()) {
+      if (!isVarying(&P) || !P.getType()->isIntegerTy() ||
+          P.getNumIncomingValues() != 2)
+        continue;
+      Value *Start = P.getIncomingValueForBlock(L->getLoopPreheader());
+      auto *Next = dyn_cast<BinaryOperator>(
+          P.getIncomingValueForBlock(L->getLoopLatch()));
+      auto StartAff = Affines.find(Start);
+      if (!Next || Next->getOpcode() != Instruction::Add ||
+          StartAff == Affines.end())
+        continue;
+      Value *Step = Next->getOperand(0) == &P ? Next->getOperand(1)
+                    : Next->getOperand(1) == &P ? Next->getOperand(0)
+                                                : nullptr;
+      if (!Step || isVarying(Step))
+        continue;
+      PHINode *Base = B.CreatePHI(P.getType(), 2, P.getName() + ".base");
+      Inductions[&P] = {Base, StartAff->second.Base, Step};
+      // The start's wrap check (taken before the loop) still applies: the
+      // steps add the same amount to every lane.
+      Affines[&P] = {Base, StartAff->second.Stride, StartAff->second.Check};
+    }
   // A loop whose latch is divergent keeps the lanes that left it so far.
   if (Loop *L = LI.getLoopFor(BB); L && L->getHeader() == BB) {
     BasicBlock *Latch = L->getLoopLatch();
@@ -1082,6 +1117,15 @@ void Vectorizer::finishPhis() {
     for (Pending *P : Waiting)
       Lanes = B.CreateOr(Lanes, P->Lanes);
     MaskPhi[E.To]->addIncoming(Lanes, From);
+    for (auto &[P, Ind] : Inductions) {
+      if (P->getParent() != E.To)
+        continue;
+      Loop *L = LI.getLoopFor(E.To);
+      Ind.Base->addIncoming(E.From == L->getLoopLatch()
+                                ? B.CreateAdd(Ind.Base, scalar(Ind.Step))
+                                : Ind.Start,
+                            From);
+    }
     for (PHINode &P : E.To->phis()) {
       auto *NP = cast<PHINode>(Map[&P]);
       Value *V = P.getIncomingValueForBlock(E.From);

@@ -840,8 +840,54 @@ bool Vectorizer::emitMemory(IRBuilder<> &B, Instruction &I, Value *Mask) {
                      It->second.Stride == (int64_t)Size.getFixedValue() &&
                      DL().getTypeAllocSize(Ty) == Size;
   if (!Consecutive) {
-    if (Value *R = gatherOrScatter(B))
-      Map[&I] = R;
+    // Not known to be consecutive, but often is at run time (a loop that
+    // nvcc unrolled continues from its remainder loop's per-lane exit
+    // values): when every active lane's address is the first active lane's
+    // plus its distance in elements, one masked vector access does.
+    uint64_t Bytes = Size.getFixedValue();
+    if (Size.isScalable() || DL().getTypeAllocSize(Ty) != Size ||
+        Ptr->getType()->getPointerAddressSpace() != 0) {
+      if (Value *R = gatherOrScatter(B))
+        Map[&I] = R;
+      return true;
+    }
+    Type *I64 = B.getInt64Ty();
+    Value *Addr = B.CreatePtrToInt(Ptrs, vecTy(I64));
+    Value *First = B.CreateZExt(
+        B.CreateBinaryIntrinsic(Intrinsic::cttz, lanesToInt(B, Mask),
+                                B.getTrue()),
+        I64);
+    Value *Base = B.CreateSub(B.CreateExtractElement(Addr, First),
+                              B.CreateMul(First, B.getInt64(Bytes)));
+    Value *Expected = B.CreateAdd(
+        B.CreateVectorSplat(W, Base),
+        B.CreateMul(B.CreateZExt(Iota, vecTy(I64)),
+                    splat(ConstantInt::get(I64, Bytes))));
+    Value *Ok = B.CreateAndReduce(
+        B.CreateOr(B.CreateICmpEQ(Addr, Expected), B.CreateNot(Mask)));
+    Value *BasePtr = B.CreateIntToPtr(Base, Ptr->getType()->getScalarType());
+    BasicBlock *Pre = B.GetInsertBlock();
+    Function *Fn = Pre->getParent();
+    BasicBlock *Fast = BasicBlock::Create(Ctx, "found.consecutive", Fn);
+    BasicBlock *Slow = BasicBlock::Create(Ctx, "gather", Fn);
+    BasicBlock *Join = BasicBlock::Create(Ctx, "access.done", Fn);
+    B.CreateCondBr(Ok, Fast, Slow);
+    IRBuilder<> FB(Fast), SB(Slow);
+    Value *RF = nullptr;
+    if (LdI)
+      RF = FB.CreateMaskedLoad(vecTy(Ty), BasePtr, A, Mask);
+    else
+      FB.CreateMaskedStore(vec(FB, Val), BasePtr, A, Mask);
+    Value *RS = gatherOrScatter(SB);
+    FB.CreateBr(Join);
+    SB.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    if (LdI) {
+      PHINode *P = B.CreatePHI(vecTy(Ty), 2);
+      P->addIncoming(RF, Fast);
+      P->addIncoming(RS, Slow);
+      Map[&I] = P;
+    }
     return true;
   }
   const Affine &Af = It->second;

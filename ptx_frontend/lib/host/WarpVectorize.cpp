@@ -356,12 +356,11 @@ void Vectorizer::computeUniformity() {
 }
 
 void Vectorizer::noteAffine(IRBuilder<> &B, Instruction &I) {
-  // Copies: inserting into Affines may move its entries.
-  auto aff = [&](Value *V) -> std::optional<Affine> {
+  // Copies (a null Base: none): inserting into Affines may move its
+  // entries.
+  auto aff = [&](Value *V) -> Affine {
     auto It = Affines.find(V);
-    if (It == Affines.end())
-      return std::nullopt;
-    return It->second;
+    return It == Affines.end() ? Affine() : It->second;
   };
   auto both = [&](Value *C1, Value *C2) -> Value * {
     if (!C1)
@@ -378,51 +377,50 @@ void Vectorizer::noteAffine(IRBuilder<> &B, Instruction &I) {
   };
   Value *A = I.getNumOperands() > 0 ? I.getOperand(0) : nullptr;
   Value *Bv = I.getNumOperands() > 1 ? I.getOperand(1) : nullptr;
-  std::optional<Affine> FA = A ? aff(A) : std::nullopt;
-  std::optional<Affine> FB = Bv ? aff(Bv) : std::nullopt;
+  Affine FA = A ? aff(A) : Affine(), FB = Bv ? aff(Bv) : Affine();
   switch (I.getOpcode()) {
   case Instruction::Add:
-    if (FA && !isVarying(Bv))
-      Affines[&I] = {B.CreateAdd(FA->Base, scalar(Bv)), FA->Stride, FA->Check};
-    else if (FB && !isVarying(A))
-      Affines[&I] = {B.CreateAdd(scalar(A), FB->Base), FB->Stride, FB->Check};
-    else if (FA && FB)
-      Affines[&I] = {B.CreateAdd(FA->Base, FB->Base), FA->Stride + FB->Stride,
-                     both(FA->Check, FB->Check)};
+    if (FA.Base && !isVarying(Bv))
+      Affines[&I] = {B.CreateAdd(FA.Base, scalar(Bv)), FA.Stride, FA.Check};
+    else if (FB.Base && !isVarying(A))
+      Affines[&I] = {B.CreateAdd(scalar(A), FB.Base), FB.Stride, FB.Check};
+    else if (FA.Base && FB.Base)
+      Affines[&I] = {B.CreateAdd(FA.Base, FB.Base), FA.Stride + FB.Stride,
+                     both(FA.Check, FB.Check)};
     return;
   case Instruction::Sub:
-    if (FA && !isVarying(Bv))
-      Affines[&I] = {B.CreateSub(FA->Base, scalar(Bv)), FA->Stride, FA->Check};
+    if (FA.Base && !isVarying(Bv))
+      Affines[&I] = {B.CreateSub(FA.Base, scalar(Bv)), FA.Stride, FA.Check};
     return;
   case Instruction::Or:
     // A disjoint or adds.
-    if (FA && !isVarying(Bv) && cast<PossiblyDisjointInst>(I).isDisjoint())
-      Affines[&I] = {B.CreateOr(FA->Base, scalar(Bv)), FA->Stride, FA->Check};
+    if (FA.Base && !isVarying(Bv) && cast<PossiblyDisjointInst>(I).isDisjoint())
+      Affines[&I] = {B.CreateOr(FA.Base, scalar(Bv)), FA.Stride, FA.Check};
     return;
   case Instruction::Mul:
-    if (FA)
+    if (FA.Base)
       if (std::optional<int64_t> C = constInt(Bv))
-        Affines[&I] = {B.CreateMul(FA->Base, Bv), FA->Stride * *C, FA->Check};
-    if (FB)
+        Affines[&I] = {B.CreateMul(FA.Base, Bv), FA.Stride * *C, FA.Check};
+    if (FB.Base)
       if (std::optional<int64_t> C = constInt(A))
-        Affines[&I] = {B.CreateMul(A, FB->Base), FB->Stride * *C, FB->Check};
+        Affines[&I] = {B.CreateMul(A, FB.Base), FB.Stride * *C, FB.Check};
     return;
   case Instruction::Shl:
-    if (FA)
+    if (FA.Base)
       if (std::optional<int64_t> C = constInt(Bv); C && *C >= 0 && *C < 32)
-        Affines[&I] = {B.CreateShl(FA->Base, Bv), FA->Stride << *C, FA->Check};
+        Affines[&I] = {B.CreateShl(FA.Base, Bv), FA.Stride << *C, FA.Check};
     return;
   case Instruction::SExt:
   case Instruction::ZExt: {
-    if (!FA)
+    if (!FA.Base)
       return;
     // Exact if Base + (W-1) * Stride stays inside the narrow type's range.
     unsigned Bits = A->getType()->getIntegerBitWidth();
     bool Signed = I.getOpcode() == Instruction::SExt;
-    APInt Span(64, (uint64_t)(W - 1) * (uint64_t)std::abs(FA->Stride));
+    APInt Span(64, (uint64_t)(W - 1) * (uint64_t)std::abs(FA.Stride));
     if (Span.getActiveBits() >= Bits)
       return;
-    APInt Limit = FA->Stride >= 0
+    APInt Limit = FA.Stride >= 0
                       ? (Signed ? APInt::getSignedMaxValue(Bits)
                                 : APInt::getMaxValue(Bits)) -
                             Span.trunc(Bits)
@@ -430,28 +428,28 @@ void Vectorizer::noteAffine(IRBuilder<> &B, Instruction &I) {
                                 : APInt::getZero(Bits)) +
                             Span.trunc(Bits);
     Value *L = ConstantInt::get(A->getType(), Limit);
-    Value *Ok = FA->Stride >= 0
-                    ? (Signed ? B.CreateICmpSLE(FA->Base, L)
-                              : B.CreateICmpULE(FA->Base, L))
-                    : (Signed ? B.CreateICmpSGE(FA->Base, L)
-                              : B.CreateICmpUGE(FA->Base, L));
-    Affines[&I] = {Signed ? B.CreateSExt(FA->Base, I.getType())
-                          : B.CreateZExt(FA->Base, I.getType()),
-                   FA->Stride, both(FA->Check, Ok)};
+    Value *Ok = FA.Stride >= 0
+                    ? (Signed ? B.CreateICmpSLE(FA.Base, L)
+                              : B.CreateICmpULE(FA.Base, L))
+                    : (Signed ? B.CreateICmpSGE(FA.Base, L)
+                              : B.CreateICmpUGE(FA.Base, L));
+    Affines[&I] = {Signed ? B.CreateSExt(FA.Base, I.getType())
+                          : B.CreateZExt(FA.Base, I.getType()),
+                   FA.Stride, both(FA.Check, Ok)};
     return;
   }
   case Instruction::IntToPtr:
   case Instruction::PtrToInt:
-    if (FA && DL().getTypeSizeInBits(I.getType()) ==
+    if (FA.Base && DL().getTypeSizeInBits(I.getType()) ==
                   DL().getTypeSizeInBits(A->getType()))
-      Affines[&I] = {B.CreateCast(cast<CastInst>(I).getOpcode(), FA->Base,
+      Affines[&I] = {B.CreateCast(cast<CastInst>(I).getOpcode(), FA.Base,
                                   I.getType()),
-                     FA->Stride, FA->Check};
+                     FA.Stride, FA.Check};
     return;
   case Instruction::AddrSpaceCast:
-    if (FA)
-      Affines[&I] = {B.CreateAddrSpaceCast(FA->Base, I.getType()), FA->Stride,
-                     FA->Check};
+    if (FA.Base)
+      Affines[&I] = {B.CreateAddrSpaceCast(FA.Base, I.getType()), FA.Stride,
+                     FA.Check};
     return;
   case Instruction::GetElementPtr: {
     auto *GEP = cast<GetElementPtrInst>(&I);
@@ -467,15 +465,15 @@ void Vectorizer::noteAffine(IRBuilder<> &B, Instruction &I) {
         BaseIdx.push_back(scalar(Idx));
         continue;
       }
-      std::optional<Affine> FI = aff(Idx);
-      if (!FI || GTI.isStruct())
+      Affine FI = aff(Idx);
+      if (!FI.Base || GTI.isStruct())
         return;
       TypeSize Size = GTI.getSequentialElementStride(DL());
       if (Size.isScalable())
         return;
-      Stride += FI->Stride * (int64_t)Size.getFixedValue();
-      Check = both(Check, FI->Check);
-      BaseIdx.push_back(FI->Base);
+      Stride += FI.Stride * (int64_t)Size.getFixedValue();
+      Check = both(Check, FI.Check);
+      BaseIdx.push_back(FI.Base);
     }
     Value *Base = B.CreateGEP(GEP->getSourceElementType(),
                               scalar(GEP->getPointerOperand()), BaseIdx, "",
@@ -834,6 +832,31 @@ bool Vectorizer::emitMemory(IRBuilder<> &B, Instruction &I, Value *Mask) {
     GB.CreateMaskedScatter(vec(GB, Val), Ptrs, A, Mask);
     return nullptr;
   };
+  // The masked vector access at Base when Cond holds, the gather or
+  // scatter otherwise; a load's result is the phi of the two.
+  auto branched = [&](Value *Cond, Value *Base, const char *FastName) {
+    Function *Fn = B.GetInsertBlock()->getParent();
+    BasicBlock *Fast = BasicBlock::Create(Ctx, FastName, Fn);
+    BasicBlock *Slow = BasicBlock::Create(Ctx, "gather", Fn);
+    BasicBlock *Join = BasicBlock::Create(Ctx, "access.done", Fn);
+    B.CreateCondBr(Cond, Fast, Slow);
+    IRBuilder<> FB(Fast), SB(Slow);
+    Value *RF = nullptr;
+    if (LdI)
+      RF = FB.CreateMaskedLoad(vecTy(Ty), Base, A, Mask);
+    else
+      FB.CreateMaskedStore(vec(FB, Val), Base, A, Mask);
+    Value *RS = gatherOrScatter(SB);
+    FB.CreateBr(Join);
+    SB.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    if (LdI) {
+      PHINode *P = B.CreatePHI(vecTy(Ty), 2);
+      P->addIncoming(RF, Fast);
+      P->addIncoming(RS, Slow);
+      Map[&I] = P;
+    }
+  };
   auto It = Affines.find(Ptr);
   TypeSize Size = DL().getTypeStoreSize(Ty);
   bool Consecutive = It != Affines.end() && !Size.isScalable() &&
@@ -866,60 +889,18 @@ bool Vectorizer::emitMemory(IRBuilder<> &B, Instruction &I, Value *Mask) {
     Value *Ok = B.CreateAndReduce(
         B.CreateOr(B.CreateICmpEQ(Addr, Expected), B.CreateNot(Mask)));
     Value *BasePtr = B.CreateIntToPtr(Base, Ptr->getType()->getScalarType());
-    BasicBlock *Pre = B.GetInsertBlock();
-    Function *Fn = Pre->getParent();
-    BasicBlock *Fast = BasicBlock::Create(Ctx, "found.consecutive", Fn);
-    BasicBlock *Slow = BasicBlock::Create(Ctx, "gather", Fn);
-    BasicBlock *Join = BasicBlock::Create(Ctx, "access.done", Fn);
-    B.CreateCondBr(Ok, Fast, Slow);
-    IRBuilder<> FB(Fast), SB(Slow);
-    Value *RF = nullptr;
-    if (LdI)
-      RF = FB.CreateMaskedLoad(vecTy(Ty), BasePtr, A, Mask);
-    else
-      FB.CreateMaskedStore(vec(FB, Val), BasePtr, A, Mask);
-    Value *RS = gatherOrScatter(SB);
-    FB.CreateBr(Join);
-    SB.CreateBr(Join);
-    B.SetInsertPoint(Join);
-    if (LdI) {
-      PHINode *P = B.CreatePHI(vecTy(Ty), 2);
-      P->addIncoming(RF, Fast);
-      P->addIncoming(RS, Slow);
-      Map[&I] = P;
-    }
+    branched(Ok, BasePtr, "found.consecutive");
     return true;
   }
   const Affine &Af = It->second;
-  auto contiguous = [&](IRBuilder<> &CB) -> Value * {
-    if (LdI)
-      return CB.CreateMaskedLoad(vecTy(Ty), Af.Base, A, Mask);
-    CB.CreateMaskedStore(vec(CB, Val), Af.Base, A, Mask);
-    return nullptr;
-  };
   if (!Af.Check) {
-    if (Value *R = contiguous(B))
-      Map[&I] = R;
+    if (LdI)
+      Map[&I] = B.CreateMaskedLoad(vecTy(Ty), Af.Base, A, Mask);
+    else
+      B.CreateMaskedStore(vec(B, Val), Af.Base, A, Mask);
     return true;
   }
-  BasicBlock *Pre = B.GetInsertBlock();
-  Function *Fn = Pre->getParent();
-  BasicBlock *Fast = BasicBlock::Create(Ctx, "consecutive", Fn);
-  BasicBlock *Slow = BasicBlock::Create(Ctx, "gather", Fn);
-  BasicBlock *Join = BasicBlock::Create(Ctx, "access.done", Fn);
-  B.CreateCondBr(Af.Check, Fast, Slow);
-  IRBuilder<> FB(Fast), SB(Slow);
-  Value *RF = contiguous(FB);
-  Value *RS = gatherOrScatter(SB);
-  FB.CreateBr(Join);
-  SB.CreateBr(Join);
-  B.SetInsertPoint(Join);
-  if (LdI) {
-    PHINode *P = B.CreatePHI(vecTy(Ty), 2);
-    P->addIncoming(RF, Fast);
-    P->addIncoming(RS, Slow);
-    Map[&I] = P;
-  }
+  branched(Af.Check, Af.Base, "consecutive");
   return true;
 }
 

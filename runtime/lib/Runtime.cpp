@@ -257,6 +257,15 @@ struct Runtime::Impl {
     Map.erase(It);
     return Obj;
   }
+  /// Puts a new stream or event into Map; returns its handle.
+  template <typename T>
+  void *keep(std::unordered_map<void *, std::unique_ptr<T>> &Map,
+             std::unique_ptr<T> Obj) {
+    std::lock_guard<std::mutex> G(StreamLock);
+    void *Handle = Obj.get();
+    Map[Handle] = std::move(Obj);
+    return Handle;
+  }
   /// A HIP status of an operation that waited for kernels: a kernel fault
   /// found there leaves the context unusable (sticky), as on a GPU.
   Status deviceResult(Status S) {
@@ -1148,9 +1157,7 @@ Status Runtime::streamCreate(void **Stream, unsigned Flags, int Priority) {
   if (HipBackend *Hip = P->hip())
     if (Status S = Hip->streamCreate(&Obj->Hip, Flags, Priority))
       return record(S);
-  std::lock_guard<std::mutex> G(P->StreamLock);
-  *Stream = Obj.get();
-  P->Streams[Obj.get()] = std::move(Obj);
+  *Stream = P->keep(P->Streams, std::move(Obj));
   return cudaSuccess;
 }
 
@@ -1269,9 +1276,7 @@ Status Runtime::eventCreate(void **Event, unsigned Flags) {
   if (HipBackend *Hip = P->hip())
     if (Status S = Hip->eventCreate(&Obj->Hip, Flags))
       return record(S);
-  std::lock_guard<std::mutex> G(P->StreamLock);
-  *Event = Obj.get();
-  P->Events[Obj.get()] = std::move(Obj);
+  *Event = P->keep(P->Events, std::move(Obj));
   return cudaSuccess;
 }
 

@@ -25,6 +25,18 @@ inline rt::Kernel *kernelFor(const void *Func) {
 
 /// The stream a `_ptsz` entry point means by Stream: programs built with
 /// `--default-stream per-thread` mean cudaStreamPerThread by 0.
+/// cudaLaunchKernel and cudaLaunchCooperativeKernel: a host stub or kernel
+/// handle to its kernel, then the launch.
+inline cudaError_t launchFunction(const void *Func, dim3 GridDim,
+                                  dim3 BlockDim, void **Args, size_t SharedMem,
+                                  cudaStream_t Stream, bool Cooperative) {
+  rt::Kernel *K = kernelFor(Func);
+  if (!K)
+    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
+  return runtime().launch(K, toDim3(GridDim), toDim3(BlockDim), Args,
+                          SharedMem, Stream, Cooperative);
+}
+
 inline cudaStream_t perThreadStream(cudaStream_t Stream) {
   return Stream ? Stream : reinterpret_cast<cudaStream_t>(uintptr_t(2));
 }

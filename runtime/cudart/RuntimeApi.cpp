@@ -105,11 +105,8 @@ CUHIP_EXPORT cudaError_t cudaLaunchKernel(const void *Func, dim3 GridDim,
                                           dim3 BlockDim, void **Args,
                                           size_t SharedMem,
                                           cudaStream_t Stream) {
-  rt::Kernel *K = kernelFor(Func);
-  if (!K)
-    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
-  return runtime().launch(K, toDim3(GridDim), toDim3(BlockDim), Args,
-                          SharedMem, Stream);
+  return launchFunction(Func, GridDim, BlockDim, Args, SharedMem, Stream,
+                        /*Cooperative=*/false);
 }
 
 CUHIP_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(

@@ -205,11 +205,8 @@ static cudaError_t cudaLaunchCooperativeKernel_impl(const void *Func,
                                                     void **Args,
                                                     size_t SharedMem,
                                                     cudaStream_t Stream) {
-  rt::Kernel *K = kernelFor(Func);
-  if (!K)
-    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
-  return runtime().launch(K, toDim3(GridDim), toDim3(BlockDim), Args,
-                          SharedMem, Stream, /*Cooperative=*/true);
+  return launchFunction(Func, GridDim, BlockDim, Args, SharedMem, Stream,
+                        /*Cooperative=*/true);
 }
 CUHIP_STREAM_API(cudaLaunchCooperativeKernel,
                  (const void *Func, dim3 GridDim, dim3 BlockDim, void **Args,

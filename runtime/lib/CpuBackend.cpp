@@ -68,6 +68,30 @@ bool grow(std::unique_ptr<uint8_t[], void (*)(void *)> &Buf, size_t &Size,
   Size = Bytes;
   return true;
 }
+/// A zeroed context for the blocks of one launch: grid and block shape,
+/// dynamic shared size, worker count and memcheck state.
+void initBlockContext(ptx::host::BlockContext &Ctx, Dim3 Grid, Dim3 Block,
+                      size_t DynamicShared, unsigned NumWorkers,
+                      ptx::host::MemcheckLaunch *Memcheck) {
+  std::memset(&Ctx, 0, sizeof(Ctx));
+  Ctx.NCtaId[0] = Grid.X;
+  Ctx.NCtaId[1] = Grid.Y;
+  Ctx.NCtaId[2] = Grid.Z;
+  Ctx.NTid[0] = Block.X;
+  Ctx.NTid[1] = Block.Y;
+  Ctx.NTid[2] = Block.Z;
+  Ctx.DynamicSharedBytes = uint32_t(DynamicShared);
+  Ctx.NumWorkers = NumWorkers;
+  Ctx.Memcheck = Memcheck;
+}
+
+/// %ctaid of the block with linear index Linear (x fastest).
+void setBlockId(ptx::host::BlockContext &Ctx, Dim3 Grid, uint64_t Linear) {
+  Ctx.CtaId[0] = uint32_t(Linear % Grid.X);
+  Ctx.CtaId[1] = uint32_t((Linear / Grid.X) % Grid.Y);
+  Ctx.CtaId[2] = uint32_t(Linear / (uint64_t(Grid.X) * Grid.Y));
+}
+
 /// The launch's result from the first trap (with the block that took it)
 /// and the first failed block status.
 Status blockOutcome(const ptx::host::CompiledKernel &K, uint32_t Code,
@@ -150,27 +174,15 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
   std::atomic<uint32_t> Trap{ptx::host::TrapNone};
   uint64_t TrapBlock = 0;
   ptx::host::BlockTrap TrapDetail;
-  const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t Begin, uint64_t End) {
     Scratch &S = Scratches[Worker];
     ptx::host::BlockContext Ctx;
-    std::memset(&Ctx, 0, sizeof(Ctx));
-    Ctx.NCtaId[0] = Grid.X;
-    Ctx.NCtaId[1] = Grid.Y;
-    Ctx.NCtaId[2] = Grid.Z;
-    Ctx.NTid[0] = Block.X;
-    Ctx.NTid[1] = Block.Y;
-    Ctx.NTid[2] = Block.Z;
-    Ctx.DynamicSharedBytes = uint32_t(DynamicShared);
+    initBlockContext(Ctx, Grid, Block, DynamicShared, Pool.size(), Memcheck);
     Ctx.Shared = S.Shared.get();
     Ctx.Frames = S.Frames.get();
     Ctx.WorkerId = Worker;
-    Ctx.NumWorkers = Pool.size();
-    Ctx.Memcheck = Memcheck;
     for (uint64_t B = Begin; B < End; ++B) {
-      Ctx.CtaId[0] = uint32_t(B % GX);
-      Ctx.CtaId[1] = uint32_t((B / GX) % Grid.Y);
-      Ctx.CtaId[2] = uint32_t(B / GXY);
+      setBlockId(Ctx, Grid, B);
       if (Trap.load(std::memory_order_relaxed))
         return; // an earlier block trapped: the grid stops
       ptx::host::BlockTrap Detail;
@@ -323,29 +335,17 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
   ptx::host::GridWorkspace Workspace{sizeof(ptx::host::GridWorkspace), 0};
   uintptr_t WorkspaceAddress = reinterpret_cast<uintptr_t>(&Workspace);
   std::vector<CoopBlock> All(Blocks);
-  const uint64_t GX = Grid.X, GXY = uint64_t(Grid.X) * Grid.Y;
   for (uint64_t I = 0; I < Blocks; ++I) {
     CoopBlock &B = All[I];
     B.Yield = &yieldBlock;
     B.Fn = K.Fn;
     B.Params = Params;
     ptx::host::BlockContext &Ctx = B.Ctx;
-    std::memset(&Ctx, 0, sizeof(Ctx));
-    Ctx.CtaId[0] = uint32_t(I % GX);
-    Ctx.CtaId[1] = uint32_t((I / GX) % Grid.Y);
-    Ctx.CtaId[2] = uint32_t(I / GXY);
-    Ctx.NCtaId[0] = Grid.X;
-    Ctx.NCtaId[1] = Grid.Y;
-    Ctx.NCtaId[2] = Grid.Z;
-    Ctx.NTid[0] = Block.X;
-    Ctx.NTid[1] = Block.Y;
-    Ctx.NTid[2] = Block.Z;
-    Ctx.DynamicSharedBytes = uint32_t(DynamicShared);
-    Ctx.NumWorkers = Pool.size();
+    initBlockContext(Ctx, Grid, Block, DynamicShared, Pool.size(), Memcheck);
+    setBlockId(Ctx, Grid, I);
     Ctx.EnvReg[1] = uint32_t(WorkspaceAddress >> 32);
     Ctx.EnvReg[2] = uint32_t(WorkspaceAddress);
     Ctx.Fiber = &B;
-    Ctx.Memcheck = Memcheck;
   }
 
   std::atomic<uint64_t> NextBlock{0};

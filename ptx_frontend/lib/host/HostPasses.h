@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "cuhip/ptx/HostTarget.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -30,6 +32,11 @@ enum ThreadArg : unsigned {
   ArgShared,
   NumThreadArgs
 };
+
+/// The warp or block collective the intrinsic call I performs, from the
+/// table WorkGroupLowering.cpp lowers them by; WarpOp::None for anything
+/// else.
+WarpOp collectiveOp(const llvm::Instruction &I);
 
 /// Metadata flattenAddressSpaces puts on atomics of `.shared` memory.
 inline constexpr const char *SharedAtomicMD = "cuhip.shared.atomic";

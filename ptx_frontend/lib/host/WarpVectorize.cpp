@@ -205,33 +205,29 @@ private:
 
 /// The warp collectives the vector program computes in registers, with a
 /// group of 32 lanes being one CUDA warp.
-bool isWarpCollective(Intrinsic::ID ID) {
-  switch (ID) {
-  case Intrinsic::nvvm_shfl_sync_up_i32:
-  case Intrinsic::nvvm_shfl_sync_up_i32p:
-  case Intrinsic::nvvm_shfl_sync_down_i32:
-  case Intrinsic::nvvm_shfl_sync_down_i32p:
-  case Intrinsic::nvvm_shfl_sync_bfly_i32:
-  case Intrinsic::nvvm_shfl_sync_bfly_i32p:
-  case Intrinsic::nvvm_shfl_sync_idx_i32:
-  case Intrinsic::nvvm_shfl_sync_idx_i32p:
-  case Intrinsic::nvvm_vote_all_sync:
-  case Intrinsic::nvvm_vote_any_sync:
-  case Intrinsic::nvvm_vote_uni_sync:
-  case Intrinsic::nvvm_vote_ballot_sync:
-  case Intrinsic::nvvm_activemask:
-  case Intrinsic::nvvm_elect_sync:
-  case Intrinsic::nvvm_bar_warp_sync:
-  case Intrinsic::nvvm_redux_sync_add:
-  case Intrinsic::nvvm_redux_sync_min:
-  case Intrinsic::nvvm_redux_sync_max:
-  case Intrinsic::nvvm_redux_sync_umin:
-  case Intrinsic::nvvm_redux_sync_umax:
-  case Intrinsic::nvvm_redux_sync_and:
-  case Intrinsic::nvvm_redux_sync_or:
-  case Intrinsic::nvvm_redux_sync_xor:
+bool isWarpCollective(const Instruction &I) {
+  switch (collectiveOp(I)) {
+  case WarpOp::ShflUp:
+  case WarpOp::ShflDown:
+  case WarpOp::ShflBfly:
+  case WarpOp::ShflIdx:
+  case WarpOp::VoteAll:
+  case WarpOp::VoteAny:
+  case WarpOp::VoteUni:
+  case WarpOp::VoteBallot:
+  case WarpOp::ReduxAdd:
+  case WarpOp::ReduxMin:
+  case WarpOp::ReduxMax:
+  case WarpOp::ReduxUMin:
+  case WarpOp::ReduxUMax:
+  case WarpOp::ReduxAnd:
+  case WarpOp::ReduxOr:
+  case WarpOp::ReduxXor:
+  case WarpOp::WarpSync:
+  case WarpOp::ActiveMask:
+  case WarpOp::Elect:
     return true;
-  default:
+  default: // match, block-wide and matrix collectives, named barriers
     return false;
   }
 }
@@ -240,7 +236,7 @@ bool isWarpCollective(Intrinsic::ID ID) {
 bool isPairCollective(const Value *V) {
   auto *CI = dyn_cast<CallInst>(V);
   return CI && CI->getType()->isAggregateType() &&
-         isWarpCollective(CI->getIntrinsicID());
+         isWarpCollective(*CI);
 }
 
 /// `bar.sync 0` (__syncthreads): the whole block's barrier, which a vector
@@ -289,7 +285,7 @@ bool Vectorizer::check() {
         continue;
       if (isBlockBarrier(*CI))
         continue;
-      if (isWarpCollective(ID)) {
+      if (isWarpCollective(*CI)) {
         if (W != 32)
           return fail("warp collectives need groups of 32 lanes");
         continue;
@@ -329,9 +325,8 @@ void Vectorizer::computeUniformity() {
         bool Var = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
         // A shuffle or elect result differs per lane whatever its operands.
         if (auto *CI = dyn_cast<CallInst>(&I)) {
-          Intrinsic::ID ID = CI->getIntrinsicID();
           Var |= isPairCollective(CI) ||
-                 (isWarpCollective(ID) && CI->arg_size() == 4);
+                 (isWarpCollective(*CI) && CI->arg_size() == 4);
         }
         for (Value *Op : I.operands())
           Var |= isVarying(Op);
@@ -910,7 +905,7 @@ bool Vectorizer::emitInstruction(IRBuilder<> &B, Instruction &I,
     return emitMemory(B, I, Mask);
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
     return emitPerLane(B, I, Mask);
-  if (auto *CI = dyn_cast<CallInst>(&I); CI && isWarpCollective(CI->getIntrinsicID()))
+  if (auto *CI = dyn_cast<CallInst>(&I); CI && isWarpCollective(*CI))
     return emitCollective(B, *CI, Mask);
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
     auto [Old, Ok] = CmpXchgParts.lookup(EV->getAggregateOperand());

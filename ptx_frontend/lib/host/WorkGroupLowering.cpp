@@ -1336,6 +1336,11 @@ void WorkGroupBuilder::addVectorPath(Function *Lanes, bool IsBlockFunction) {
 
 } // namespace
 
+WarpOp collectiveOp(const Instruction &I) {
+  const CollectiveInfo *CI = collectiveInfo(I);
+  return CI ? CI->Op : WarpOp::None;
+}
+
 /// Device functions are inlined into the kernels that call them, so their
 /// barriers, collectives and special registers become the kernel's own.
 /// External device functions must be ones the device library provides.

@@ -309,6 +309,8 @@ public:
   /// exact error e (zero or NaN when S is exact). NaN becomes F's canonical
   /// NaN; infinities and zeros are exact.
   Value *roundDouble(Value *S, Value *Err, Rounding RM, const FloatFormat &F) {
+    if (&F == &SingleFormat && RM != Rounding::NearestEven)
+      return roundDoubleToSingle(S, Err, RM);
     Value *Neg = signOf(S);
     Value *MagErr =
         Err ? B.CreateSelect(Neg, B.CreateFNeg(Err), Err) : dbl(0.0);
@@ -320,6 +322,55 @@ public:
         B.CreateSelect(
             isInf(S), B.CreateOr(SignBits, bitsConst(F, F.infBits())), Finite));
     return B.CreateSelect(isNaN(S), bitsConst(F, F.canonicalNaN()), R);
+  }
+
+  /// roundDouble for f32 in a directed mode, from the host's conversion.
+  /// No f32 value lies strictly between S and the exact value S + e (all
+  /// f32 values are doubles and |e| is at most half an ulp of S), so the
+  /// nearest f32 R of S is on the same side of the exact value as of S,
+  /// or equal to S, where e's sign decides. A wrong R is one step off, and
+  /// stepping the bits by one moves through subnormals and into or out of
+  /// infinity exactly as the directed modes require.
+  Value *roundDoubleToSingle(Value *S, Value *Err, Rounding RM) {
+    Value *R = B.CreateFPTrunc(S, B.getFloatTy());
+    Value *Back = B.CreateFPExt(R, f64());
+    Value *Zero = dbl(0.0);
+    Value *Tie = B.CreateFCmpOEQ(Back, S);
+    Value *Above = B.CreateFCmpOGT(Back, S);
+    Value *Below = B.CreateFCmpOLT(Back, S);
+    if (Err) {
+      Above = B.CreateOr(Above, B.CreateAnd(Tie, B.CreateFCmpOLT(Err, Zero)));
+      Below = B.CreateOr(Below, B.CreateAnd(Tie, B.CreateFCmpOGT(Err, Zero)));
+    }
+    // The magnitude of R against the exact magnitude.
+    Value *Neg = signOf(S);
+    Value *MagAbove = B.CreateSelect(Neg, Below, Above);
+    Value *MagBelow = B.CreateSelect(Neg, Above, Below);
+    Value *Shrink = nullptr, *Grow = nullptr;
+    switch (RM) {
+    case Rounding::TowardZero:
+      Shrink = MagAbove;
+      Grow = B.getFalse();
+      break;
+    case Rounding::Down:
+      Shrink = B.CreateAnd(B.CreateNot(Neg), MagAbove);
+      Grow = B.CreateAnd(Neg, MagBelow);
+      break;
+    case Rounding::Up:
+      Shrink = B.CreateAnd(Neg, MagAbove);
+      Grow = B.CreateAnd(B.CreateNot(Neg), MagBelow);
+      break;
+    case Rounding::NearestEven:
+      llvm_unreachable("round-to-nearest uses the host's operations");
+    }
+    Value *Bits = B.CreateBitCast(R, i32());
+    Value *Step = B.CreateSelect(
+        Shrink, B.getInt32(-1),
+        B.CreateSelect(Grow, B.getInt32(1), B.getInt32(0)));
+    Bits = B.CreateAdd(Bits, Step);
+    return B.CreateSelect(isNaN(S), bitsConst(SingleFormat,
+                                              SingleFormat.canonicalNaN()),
+                          Bits);
   }
 
   /// An exact zero sum takes the sign of its addends when they agree and is

@@ -411,6 +411,77 @@ def div_case(fmt):
     c.write()
 
 
+def random_rows(fmt, count, seed):
+    """(a, b, c) rows drawn with a fixed seed: operands over the whole
+    exponent range (subnormals included), products near overflow and
+    underflow, and addends that nearly cancel a*b, where the rounding
+    direction decides the last bit."""
+    import random
+    rng = random.Random(seed)
+    p = fmt.precision
+    frac_bits = p - 1
+    exp_field = fmt.inf_bits >> frac_bits
+
+    def any_finite(lo=0, hi=None):
+        hi = exp_field - 1 if hi is None else hi
+        e = rng.randint(lo, hi)
+        return (rng.getrandbits(1) * fmt.sign_bit) | (e << frac_bits) | \
+            rng.getrandbits(frac_bits)
+
+    def near(e_lo, e_hi):
+        bias = exp_field // 2
+        return any_finite(max(0, bias + e_lo), min(exp_field - 1, bias + e_hi))
+
+    rows = []
+    for i in range(count):
+        kind = i % 4
+        if kind == 0:  # anything finite
+            a, b, c = any_finite(), any_finite(), any_finite()
+        elif kind == 1:  # moderate magnitudes: every result is inexact
+            a, b, c = near(-20, 20), near(-20, 20), near(-40, 40)
+        elif kind == 2:  # products at the edges of the range
+            big = rng.getrandbits(1)
+            a = near(60, 127) if big else near(-75, -60)
+            b = near(60, 127) if big else near(-75, -60)
+            c = near(120, 127) if big else any_finite(0, 2)
+        else:  # c nearly cancels a*b
+            a, b = near(-30, 30), near(-30, 30)
+            prod = round_to_format(decode(a, fmt) * decode(b, fmt), fmt, RN)
+            c = (prod ^ fmt.sign_bit) + rng.randint(-2, 2)
+            if c & ~(fmt.sign_bit | (fmt.inf_bits - 1)) or \
+                    (c & ~fmt.sign_bit) >= fmt.inf_bits:
+                c = prod ^ fmt.sign_bit
+        rows.append((a, b, c))
+    return rows
+
+
+def random_directed_case():
+    fmt = F32
+    t = fmt.name
+    rows = random_rows(fmt, 256, 20261122)
+    c = Case("float", "directed-random-" + t, "directedRandom_" + t,
+             len(rows), [
+        "add, sub, mul, fma, div and sqrt.f32 in each directed rounding",
+        "mode on 256 operand rows drawn with a fixed seed: the whole",
+        "exponent range with subnormals, products near overflow and",
+        "underflow, and addends that nearly cancel the product.",
+        "NaN results (sqrt of negatives) match any NaN.",
+    ])
+    for i, n in enumerate("abc"):
+        c.input(n, t, [r[i] for r in rows])
+    for m in (RZ, RM, RP):
+        for op in ("add", "sub", "mul", "div"):
+            c.op(op + "_" + m, "%s.%s.%s {d}, {s0}, {s1};" % (op, m, t),
+                 ["a", "b"], t, t,
+                 [show(fmt, arith(fmt, op, m, r[:2])) for r in rows])
+        c.op("fma_" + m, "fma.%s.%s {d}, {s0}, {s1}, {s2};" % (m, t),
+             ["a", "b", "c"], t, t,
+             [show(fmt, arith(fmt, "fma", m, r)) for r in rows])
+        c.op("sqrt_" + m, "sqrt.%s.%s {d}, {s0};" % (m, t), ["c"], t, t,
+             [show(fmt, arith(fmt, "sqrt", m, r[2:])) for r in rows])
+    c.write()
+
+
 def ftz_sat_case():
     fmt, t = F32, "f32"
     sub = encode_exact(Fr(3) * two(-130), fmt)  # a subnormal
@@ -1245,6 +1316,7 @@ def main():
         add_sub_mul_case(fmt)
         fma_case(fmt)
         div_case(fmt)
+    random_directed_case()
     ftz_sat_case()
     approx_case()
     approx_f64_case()

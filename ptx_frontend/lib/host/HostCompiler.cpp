@@ -24,12 +24,17 @@
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <unistd.h>
 
 using namespace llvm;
 using namespace llvm::orc;
@@ -137,6 +142,41 @@ std::string HostCompiler::cacheKey(std::string_view Ptx) const {
 }
 
 namespace {
+/// With CUHIP_PERF_MAP=1, appends each kernel's block function to
+/// /tmp/perf-PID.map, the file through which `perf report` names code that
+/// a JIT generated. Sizes come from the object's symbol table.
+void writePerfMap(StringRef Object,
+                  const std::vector<CompiledKernel> &Kernels) {
+  const char *Env = std::getenv("CUHIP_PERF_MAP");
+  if (!Env || StringRef(Env) != "1")
+    return;
+  auto Obj = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(Object, "cuhip-host-object"));
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return;
+  }
+  StringMap<uint64_t> Sizes;
+  for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    Sizes[*Name] = object::ELFSymbolRef(Sym).getSize();
+  }
+  std::string Path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+  std::error_code EC;
+  raw_fd_ostream Out(Path, EC, sys::fs::OF_Append | sys::fs::OF_Text);
+  if (EC)
+    return;
+  for (const CompiledKernel &K : Kernels)
+    Out << format("%llx %llx %s\n",
+                  (unsigned long long)reinterpret_cast<uintptr_t>(K.Fn),
+                  (unsigned long long)Sizes.lookup(K.Layout.BlockFunctionName),
+                  K.Layout.BlockFunctionName.c_str());
+}
+
 /// Links Object into a fresh JITDylib and resolves each kernel's block
 /// function. On failure the JITDylib is removed again. In memcheck mode the
 /// module's variables become memory the checks accept.
@@ -161,6 +201,7 @@ linkObject(LLJIT &JIT, unsigned &NextDylib, std::string Object,
       return Fail(Sym.takeError());
     K.Fn = Sym->toPtr<BlockFunction>();
   }
+  writePerfMap(Object, Kernels);
   if (Memcheck) {
     // { i64 count, [count x { ptr, i64 }] }, see MemcheckInstrumentation.
     auto Table = JIT.lookup(*JD, MemcheckGlobalsSymbol);

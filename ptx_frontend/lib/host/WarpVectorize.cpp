@@ -120,6 +120,9 @@ private:
   DenseSet<const Value *> Varying;
   DenseMap<const Value *, Value *> Map;    // new counterpart (scalar/vector)
   DenseMap<const Value *, Affine> Affines; // varying values known affine
+  /// For a value X, the largest constant C in [0, 2^16) that some `add X, C`
+  /// of the function adds to it.
+  DenseMap<const Value *, uint64_t> LargestAddend;
   DenseMap<const Value *, std::pair<Value *, Value *>> CmpXchgParts;
   DenseMap<BasicBlock *, BasicBlock *> BlockMap;
   DenseMap<BasicBlock *, BasicBlock *> BlockEnd; // last new block of a block
@@ -422,10 +425,34 @@ void Vectorizer::noteAffine(IRBuilder<> &B, Instruction &I) {
                       : (Signed ? APInt::getSignedMinValue(Bits)
                                 : APInt::getZero(Bits)) +
                             Span.trunc(Bits);
+    // X + C with a small constant C tests X against the largest such
+    // constant added to X instead: a stronger condition, but one that the
+    // accesses at X + 0, X + 64, X + 128, ... (an unrolled loop over a
+    // shared tile) share, so that one branch covers them all.
+    // X itself does the same when such sums of X exist.
+    Value *Tested = FA.Base;
+    if (FA.Stride >= 0) {
+      Value *X = A;
+      if (auto *Add = dyn_cast<BinaryOperator>(A);
+          Add && Add->getOpcode() == Instruction::Add &&
+          isa<ConstantInt>(Add->getOperand(1)) &&
+          cast<ConstantInt>(Add->getOperand(1))->getValue().ult(1u << 16))
+        X = Add->getOperand(0);
+      auto XIt = Affines.find(X);
+      auto MIt = LargestAddend.find(X);
+      if (XIt != Affines.end() && XIt->second.Stride == FA.Stride &&
+          MIt != LargestAddend.end() && MIt->second) {
+        APInt Reduced = Limit - APInt(Bits, MIt->second);
+        if (Reduced.ule(Limit) && (!Signed || !Reduced.isNegative())) {
+          Tested = XIt->second.Base;
+          Limit = Reduced;
+        }
+      }
+    }
     Value *L = ConstantInt::get(A->getType(), Limit);
     Value *Ok = FA.Stride >= 0
-                    ? (Signed ? B.CreateICmpSLE(FA.Base, L)
-                              : B.CreateICmpULE(FA.Base, L))
+                    ? (Signed ? B.CreateICmpSLE(Tested, L)
+                              : B.CreateICmpULE(Tested, L))
                     : (Signed ? B.CreateICmpSGE(FA.Base, L)
                               : B.CreateICmpUGE(FA.Base, L));
     Affines[&I] = {Signed ? B.CreateSExt(FA.Base, I.getType())
@@ -1171,6 +1198,13 @@ Function *Vectorizer::run(StringRef Name) {
   if (!check())
     return nullptr;
   computeUniformity();
+  for (Instruction &I : instructions(F))
+    if (I.getOpcode() == Instruction::Add && I.getType()->isIntegerTy())
+      if (auto *C = dyn_cast<ConstantInt>(I.getOperand(1));
+          C && C->getValue().ult(1u << 16)) {
+        uint64_t &Most = LargestAddend[I.getOperand(0)];
+        Most = std::max(Most, C->getZExtValue());
+      }
   // A loop with a divergent latch must have one exit, from its latch.
   for (Loop *L : LI.getLoopsInPreorder()) {
     BasicBlock *Latch = L->getLoopLatch();

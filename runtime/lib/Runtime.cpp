@@ -89,6 +89,9 @@ struct Module {
   Status FailStatus = cudaSuccess;
   std::vector<ptx::host::CompiledKernel> Compiled;
   std::vector<HipKernel> HipKernels;
+  /// Where ensureLoaded also writes the frontend's messages (set while an
+  /// explicit load runs, for cuModuleLoadDataEx's error log).
+  std::string *Diagnostics = nullptr;
 };
 
 namespace {
@@ -165,11 +168,13 @@ struct Runtime::Impl {
   std::vector<std::unique_ptr<Kernel>> Kernels;
   std::unordered_map<const void *, Kernel *> ByHostFun;
   std::set<const void *> KernelHandles;
+  std::set<const Module *> LoadedModules; // loadModuleData's, until unloaded
   unsigned NextModule = 0;
 
   std::mutex MemLock;
   std::map<uintptr_t, size_t> Allocations; // base -> size
   std::map<uintptr_t, bool> Mapped;        // base -> allocated with mmap
+  std::set<uintptr_t> External; // registerDeviceRange's: free() refuses them
 
   /// Memcheck mode (CUHIP_MEMCHECK=1, read once at start-up).
   const bool Memcheck = memcheckRequested();
@@ -567,11 +572,14 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   ptx::DiagnosticEngine Diags(M.DisplayName);
   std::optional<ptx::Module> Parsed = ptx::parseModule(M.PtxText, Diags);
   auto report = [&] {
-    for (const auto &D : Diags.diagnostics())
+    for (const auto &D : Diags.diagnostics()) {
       if (D.Sev == ptx::Severity::Error)
         CUHIP_ERROR("%s", Diags.format(D).c_str());
       else
         CUHIP_DEBUG("%s", Diags.format(D).c_str());
+      if (M.Diagnostics)
+        *M.Diagnostics += Diags.format(D) + "\n";
+    }
   };
   if (!Parsed) {
     report();
@@ -620,7 +628,8 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
 //===----------------------------------------------------------------------===//
 
 Status Runtime::loadModuleData(const void *Image, size_t Size,
-                               const std::string &Name, Module **Out) {
+                               const std::string &Name, Module **Out,
+                               std::string *Diagnostics) {
   if (!Image || !Out)
     return record(cudaErrorInvalidValue);
   *Out = nullptr;
@@ -660,9 +669,13 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
   }
   M->DisplayName = Name;
   M->Handle = M.get();
-  if (Status S = P->ensureLoaded(*M))
-    return record(S);
+  M->Diagnostics = Diagnostics;
+  Status Loaded = P->ensureLoaded(*M);
+  M->Diagnostics = nullptr;
+  if (Loaded)
+    return record(Loaded);
   std::lock_guard<std::mutex> G(P->RegLock);
+  P->LoadedModules.insert(M.get());
   M->Index = P->NextModule++;
   for (const auto &C : M->Compiled) {
     auto K = std::make_unique<Kernel>();
@@ -690,6 +703,8 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
 Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
   if (!M || !Name || !Out)
     return record(cudaErrorInvalidValue);
+  if (!isModuleHandle(M))
+    return record(cudaErrorInvalidResourceHandle);
   for (Kernel *K : M->Kernels)
     if (K->Name == Name) {
       *Out = K;
@@ -697,6 +712,60 @@ Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
     }
   *Out = nullptr;
   return record(cudaErrorSymbolNotFound);
+}
+
+bool Runtime::isModuleHandle(const Module *M) {
+  std::lock_guard<std::mutex> G(P->RegLock);
+  return P->LoadedModules.count(M) != 0;
+}
+
+Status Runtime::unloadModule(Module *M) {
+  std::lock_guard<std::mutex> G(P->RegLock);
+  if (!P->LoadedModules.erase(M))
+    return record(cudaErrorInvalidResourceHandle);
+  // The compiled code stays: a launch already enqueued on another thread may
+  // still run it. Only the handles die.
+  for (Kernel *K : M->Kernels)
+    P->KernelHandles.erase(K);
+  return cudaSuccess;
+}
+
+Status Runtime::moduleKernels(Module *M, std::vector<Kernel *> *Out) {
+  if (!M || !Out)
+    return record(cudaErrorInvalidValue);
+  if (!isModuleHandle(M))
+    return record(cudaErrorInvalidResourceHandle);
+  *Out = M->Kernels;
+  return cudaSuccess;
+}
+
+Status Runtime::kernelSummary(Kernel *K, KernelSummary *Out) {
+  if (!K || !Out)
+    return record(cudaErrorInvalidValue);
+  if (!isKernelHandle(K))
+    return record(cudaErrorInvalidResourceHandle);
+  if (Status S = P->ensureLoaded(*K->Mod))
+    return record(S);
+  const ptx::KernelInfo *Info = K->Hip ? &K->Hip->Info
+                                : K->Compiled ? &K->Compiled->Info
+                                              : nullptr;
+  if (!Info)
+    return record(cudaErrorInvalidDeviceFunction);
+  Out->Name = K->Name;
+  Out->StaticSharedBytes = Info->StaticSharedBytes;
+  Out->ParamBufferSize = Info->ParamBufferSize;
+  Out->Params.clear();
+  for (const ptx::KernelParamInfo &PI : Info->Params)
+    Out->Params.push_back({uint32_t(PI.Offset), uint32_t(PI.Size)});
+  unsigned Max = unsigned(P->Device.MaxThreadsPerBlock);
+  for (const unsigned *Dims : {Info->ReqNTid, Info->MaxNTid})
+    if (Dims[0]) {
+      unsigned N = Dims[0] * (Dims[1] ? Dims[1] : 1) * (Dims[2] ? Dims[2] : 1);
+      Max = std::min(Max, N);
+    }
+  Out->MaxThreadsPerBlock = Max;
+  Out->PtxSm = K->Mod->Sm;
+  return cudaSuccess;
 }
 
 //===----------------------------------------------------------------------===//
@@ -959,6 +1028,10 @@ Status Runtime::free(void *Ptr) {
       CUHIP_DEBUG("cudaFree(%p): not the start of an allocation", Ptr);
       return record(cudaErrorInvalidValue);
     }
+    if (P->External.count(It->first)) {
+      CUHIP_DEBUG("cudaFree(%p): memory the driver API mapped", Ptr);
+      return record(cudaErrorInvalidValue);
+    }
     Bytes = It->second;
     UsedMmap = P->Mapped[It->first];
     P->Mapped.erase(It->first);
@@ -988,6 +1061,57 @@ bool Runtime::isDeviceRange(const void *Ptr, size_t Bytes) {
   --It;
   return A >= It->first && A - It->first <= It->second &&
          Bytes <= It->second - (A - It->first);
+}
+
+Status Runtime::registerDeviceRange(void *Base, size_t Bytes) {
+  if (!Base || !Bytes)
+    return record(cudaErrorInvalidValue);
+  if (P->hip() || !P->Device.Integrated)
+    return record(cudaErrorNotSupported);
+  std::lock_guard<std::mutex> G(P->MemLock);
+  uintptr_t A = reinterpret_cast<uintptr_t>(Base);
+  auto It = P->Allocations.lower_bound(A);
+  if ((It != P->Allocations.end() && It->first < A + Bytes) ||
+      (It != P->Allocations.begin() &&
+       std::prev(It)->first + std::prev(It)->second > A))
+    return record(cudaErrorInvalidValue); // overlaps an allocation
+  P->Allocations[A] = Bytes;
+  P->Mapped[A] = false;
+  P->External.insert(A);
+  ++P->MemGeneration;
+  return cudaSuccess;
+}
+
+Status Runtime::unregisterDeviceRange(void *Base) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(Base);
+  std::lock_guard<std::mutex> G(P->MemLock);
+  if (!P->External.erase(A))
+    return record(cudaErrorInvalidValue);
+  if (P->Memcheck) {
+    P->RecentlyFreed.push_back({A, P->Allocations[A]});
+    if (P->RecentlyFreed.size() > Impl::MaxRecentlyFreed)
+      P->RecentlyFreed.pop_front();
+  }
+  P->Allocations.erase(A);
+  P->Mapped.erase(A);
+  ++P->MemGeneration;
+  return cudaSuccess;
+}
+
+Status Runtime::allocationRange(const void *Ptr, void **Base, size_t *Size) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
+  std::lock_guard<std::mutex> G(P->MemLock);
+  auto It = P->Allocations.upper_bound(A);
+  if (It == P->Allocations.begin())
+    return record(cudaErrorInvalidValue);
+  --It;
+  if (A - It->first >= std::max<size_t>(It->second, 1))
+    return record(cudaErrorInvalidValue);
+  if (Base)
+    *Base = reinterpret_cast<void *>(It->first);
+  if (Size)
+    *Size = It->second;
+  return cudaSuccess;
 }
 
 /// The checks every copy makes before it is enqueued; Empty is set for a

@@ -35,7 +35,8 @@ int cuhipInfoMain(int argc, char **argv) {
     LibDir = Real;
   std::printf("cuhip %s\n", CUHIP_VERSION);
   std::printf("libraries: %s\n", LibDir.c_str());
-  for (const char *L : {"libcudart.so.13", "libcudart.so.12", "libcuhip-core.so"}) {
+  for (const char *L : {"libcudart.so.13", "libcudart.so.12", "libcuda.so.1",
+                        "libcuhip-core.so"}) {
     struct stat St;
     std::printf("  %-18s %s\n", L,
                 stat((LibDir + "/" + L).c_str(), &St) == 0 ? "present" : "MISSING");

@@ -108,8 +108,9 @@ static std::string findProgram(const std::string &Name) {
 
 /// Programs that carry CUDA device code but do not load libcudart.so link
 /// the CUDA runtime statically (nvcc's default); those need the driver-API
-/// drop-in, which this build does not have yet. Say so before they fail
-/// with a puzzling "insufficient driver" error.
+/// drop-in's undocumented export tables, which cuhip's libcuda.so.1 does not
+/// provide yet. Say so before they fail with a puzzling "insufficient
+/// driver" error.
 static void warnAboutStaticRuntime(const std::string &Program) {
   std::vector<std::string> Needed;
   bool HasFatbin = false;

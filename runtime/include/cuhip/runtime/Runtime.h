@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cuhip::rt {
 
@@ -66,6 +67,20 @@ struct DeviceInfo {
 struct Kernel;   // a registered __global__ function
 struct Module;   // a registered fatbin
 
+/// What the driver API's cuFuncGetAttribute and the `extra` launch form need
+/// to know about a kernel.
+struct KernelSummary {
+  std::string Name;
+  size_t StaticSharedBytes = 0;
+  uint32_t ParamBufferSize = 0;
+  struct Param {
+    uint32_t Offset, Size;
+  };
+  std::vector<Param> Params;
+  unsigned MaxThreadsPerBlock = 1024; // .maxntid / .reqntid, else the device's
+  unsigned PtxSm = 0;                 // the module's target, e.g. 80
+};
+
 class Runtime {
 public:
   static Runtime &get();
@@ -80,9 +95,19 @@ public:
   // --- modules loaded explicitly (the driver API's cuModuleLoadData) --------
   /// Loads and compiles a module from PTX text (NUL-terminated or of Size
   /// bytes) or from a fatbin container. Name appears in diagnostics.
+  /// When Diagnostics is given, the frontend's messages are appended to it
+  /// as well as logged (cuModuleLoadDataEx's JIT error log).
   Status loadModuleData(const void *Image, size_t Size, const std::string &Name,
-                        Module **Out);
+                        Module **Out, std::string *Diagnostics = nullptr);
   Status moduleGetFunction(Module *M, const char *Name, Kernel **Out);
+  /// Forgets a module loadModuleData returned: its handle and its kernels'
+  /// handles are rejected from then on (cudaErrorInvalidResourceHandle).
+  Status unloadModule(Module *M);
+  /// Is M a module loadModuleData returned and unloadModule did not unload?
+  bool isModuleHandle(const Module *M);
+  /// The kernels of a loaded module, in PTX order.
+  Status moduleKernels(Module *M, std::vector<Kernel *> *Out);
+  Status kernelSummary(Kernel *K, KernelSummary *Out);
 
   // --- launches --------------------------------------------------------------
   Status pushCallConfiguration(Dim3 Grid, Dim3 Block, size_t SharedMem,
@@ -115,6 +140,16 @@ public:
   Status memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream);
   /// Is [Ptr, Ptr+Bytes) inside one live allocation?
   bool isDeviceRange(const void *Ptr, size_t Bytes);
+  /// The live allocation that holds Ptr (cuMemGetAddressRange);
+  /// cudaErrorInvalidValue if none does.
+  Status allocationRange(const void *Ptr, void **Base, size_t *Size);
+  /// Makes host memory mapped elsewhere (the driver's virtual memory
+  /// management) a device range that copies, memsets and memcheck accept,
+  /// until unregisterDeviceRange. Only where the device reads host memory
+  /// (the CPU backend); cudaErrorNotSupported otherwise, and
+  /// cudaErrorInvalidValue for a range that overlaps an allocation.
+  Status registerDeviceRange(void *Base, size_t Bytes);
+  Status unregisterDeviceRange(void *Base);
 
   // --- streams and events ----------------------------------------------------
   // Stream arguments are cudaStream_t values: nullptr and cudaStreamLegacy
@@ -153,6 +188,10 @@ public:
   Status setDevice(int Device);
   Status getDevice(int *Device);
   const DeviceInfo &deviceInfo(int Device) const;
+  /// One cudaDeviceAttr / CUdevice_attribute value (the two enumerations
+  /// share their numbers, DeviceAttributes.def), consistent with
+  /// deviceInfo. cudaErrorInvalidValue for an unknown attribute.
+  Status deviceAttribute(int Attribute, int Device, int *Value);
   Status synchronize();
 
   // --- errors ----------------------------------------------------------------

@@ -1,0 +1,455 @@
+//===- DriverContext.cpp - Primary and explicit contexts ------------------===//
+//
+// cuhip has one device and one device state (the runtime core's); a context
+// is a handle on it with its own flags and limits. Contexts are tracked so
+// that a destroyed one, still on some thread's stack or held by the
+// program, is rejected with CUDA_ERROR_INVALID_CONTEXT instead of being
+// used. Each host thread has its own context stack, as in CUDA; the primary
+// context of a device is reference counted and keeps its handle across
+// release and retain.
+//
+//===----------------------------------------------------------------------===//
+#include "DriverExport.h"
+#include "ExportTables.h"
+
+#include <mutex>
+#include <set>
+#include <vector>
+
+using namespace cuhip;
+using namespace cuhip::cuda;
+
+struct CUctx_st {
+  CUdevice Device = 0;
+  unsigned Flags = 0;
+  bool Primary = false;
+  size_t Limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
+};
+
+namespace {
+
+struct PrimaryState {
+  CUctx_st *Ctx = nullptr; // created on first retain, never freed
+  unsigned Refs = 0;
+  unsigned Flags = 0;
+};
+
+struct Registry {
+  std::mutex Lock;
+  std::set<CUctx_st *> Live;
+  std::vector<PrimaryState> Primary;
+};
+
+Registry &registry() {
+  static Registry *R = new Registry; // used from atexit handlers too
+  return *R;
+}
+
+thread_local std::vector<CUctx_st *> ContextStack;
+
+bool isPrimaryHandle(CUctx_st *C) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  for (const PrimaryState &P : R.Primary)
+    if (P.Ctx == C)
+      return true;
+  return false;
+}
+
+bool isLive(CUctx_st *C) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  return R.Live.count(C) != 0;
+}
+
+PrimaryState &primary(Registry &R, CUdevice Dev) {
+  if (R.Primary.size() <= size_t(Dev))
+    R.Primary.resize(Dev + 1);
+  return R.Primary[Dev];
+}
+
+CUresult createContext(CUcontext *Ctx, unsigned Flags, CUdevice Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Flags & ~unsigned(CU_CTX_FLAGS_MASK))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  auto *C = new CUctx_st;
+  C->Device = Dev;
+  C->Flags = Flags;
+  {
+    Registry &R = registry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    R.Live.insert(C);
+  }
+  ContextStack.push_back(C);
+  *Ctx = C;
+  return CUDA_SUCCESS;
+}
+
+/// The calling thread's current context if it is live; nullptr otherwise.
+CUctx_st *current() {
+  if (ContextStack.empty())
+    return nullptr;
+  CUctx_st *C = ContextStack.back();
+  return isLive(C) ? C : nullptr;
+}
+
+/// Ctx, or the current context when Ctx is null; nullptr if that is not a
+/// live context.
+CUctx_st *contextOrCurrent(CUcontext Ctx) {
+  if (!Ctx)
+    return current();
+  return isLive(Ctx) ? Ctx : nullptr;
+}
+
+} // namespace
+
+namespace cuhip::cuda {
+CUcontext currentContext() { return current(); }
+
+CUresult checkContext() {
+  if (CUresult R = checkInit())
+    return R;
+  return current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+} // namespace cuhip::cuda
+
+//===----------------------------------------------------------------------===//
+// Explicit contexts
+//===----------------------------------------------------------------------===//
+
+CUHIP_EXPORT CUresult cuCtxCreate(CUcontext *Ctx, unsigned int Flags,
+                                  CUdevice Dev) {
+  return createContext(Ctx, Flags, Dev);
+}
+
+CUHIP_EXPORT CUresult cuCtxCreate_v2(CUcontext *Ctx, unsigned int Flags,
+                                     CUdevice Dev) {
+  return createContext(Ctx, Flags, Dev);
+}
+
+CUHIP_EXPORT CUresult cuCtxCreate_v3(CUcontext *Ctx,
+                                     CUexecAffinityParam *Params,
+                                     int NumParams, unsigned int Flags,
+                                     CUdevice Dev) {
+  // Execution affinity (SM partitioning) has nothing to partition here.
+  if (NumParams < 0 || (NumParams > 0 && !Params))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (NumParams > 0)
+    return notSupported("cuCtxCreate_v3 with execution affinity");
+  return createContext(Ctx, Flags, Dev);
+}
+
+CUHIP_EXPORT CUresult cuCtxCreate_v4(CUcontext *Ctx,
+                                     CUctxCreateParams *Params,
+                                     unsigned int Flags, CUdevice Dev) {
+  if (Params && (Params->numExecAffinityParams > 0 || Params->cigParams))
+    return notSupported("cuCtxCreate_v4 with affinity or CIG parameters");
+  return createContext(Ctx, Flags, Dev);
+}
+
+static CUresult destroyContext(CUcontext Ctx) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  {
+    Registry &R = registry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    if (Ctx->Primary || !R.Live.erase(Ctx))
+      return CUDA_ERROR_INVALID_CONTEXT;
+  }
+  runtime().synchronize();
+  cuhipExportTablesContextDestroyed(Ctx);
+  if (!ContextStack.empty() && ContextStack.back() == Ctx)
+    ContextStack.pop_back();
+  // The object stays allocated: other threads may still have it on their
+  // stacks, where it must read as stale rather than as freed memory.
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxDestroy(CUcontext Ctx) { return destroyContext(Ctx); }
+CUHIP_EXPORT CUresult cuCtxDestroy_v2(CUcontext Ctx) {
+  return destroyContext(Ctx);
+}
+
+static CUresult pushCurrent(CUcontext Ctx) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isLive(Ctx))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  ContextStack.push_back(Ctx);
+  return CUDA_SUCCESS;
+}
+
+static CUresult popCurrent(CUcontext *Ctx) {
+  if (CUresult R = checkInit())
+    return R;
+  if (ContextStack.empty())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  CUctx_st *C = ContextStack.back();
+  ContextStack.pop_back();
+  if (Ctx)
+    *Ctx = C;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxPushCurrent(CUcontext Ctx) { return pushCurrent(Ctx); }
+CUHIP_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext Ctx) {
+  return pushCurrent(Ctx);
+}
+CUHIP_EXPORT CUresult cuCtxPopCurrent(CUcontext *Ctx) { return popCurrent(Ctx); }
+CUHIP_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *Ctx) {
+  return popCurrent(Ctx);
+}
+
+CUHIP_EXPORT CUresult cuCtxSetCurrent(CUcontext Ctx) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ctx) {
+    if (!ContextStack.empty())
+      ContextStack.pop_back();
+    return CUDA_SUCCESS;
+  }
+  // A primary context may be made current before it is retained: the
+  // static CUDA runtime does so with the handle its export table gave out.
+  if (!isLive(Ctx) && !isPrimaryHandle(Ctx))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (ContextStack.empty())
+    ContextStack.push_back(Ctx);
+  else
+    ContextStack.back() = Ctx;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxGetCurrent(CUcontext *Ctx) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Ctx = ContextStack.empty() ? nullptr : ContextStack.back();
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxGetDevice(CUdevice *Dev) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Dev)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Dev = current()->Device;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxSynchronize() {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().synchronize());
+}
+
+CUHIP_EXPORT CUresult cuCtxGetApiVersion(CUcontext Ctx, unsigned int *Version) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Version)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!contextOrCurrent(Ctx))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *Version = 3020; // every context has the 64-bit API of CUDA 3.2 on
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxGetFlags(unsigned int *Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Flags = current()->Flags;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxSetFlags(unsigned int Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (Flags & ~unsigned(CU_CTX_FLAGS_MASK))
+    return CUDA_ERROR_INVALID_VALUE;
+  current()->Flags = Flags;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxGetLimit(size_t *Value, CUlimit Limit) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Value)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Limit < 0 || Limit > CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
+    return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  *Value = current()->Limits[Limit];
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxSetLimit(CUlimit Limit, size_t Value) {
+  if (CUresult R = checkContext())
+    return R;
+  if (Limit < 0 || Limit > CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
+    return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  if (Limit == CU_LIMIT_MAX_L2_FETCH_GRANULARITY && Value > 128)
+    return CUDA_ERROR_INVALID_VALUE;
+  // Kept and reported back. The CPU backend's stacks and device heap grow
+  // as needed, so no size limits what a kernel can use.
+  current()->Limits[Limit] = Value;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxGetStreamPriorityRange(int *Least, int *Greatest) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().streamPriorityRange(Least, Greatest));
+}
+
+//===----------------------------------------------------------------------===//
+// Primary contexts
+//===----------------------------------------------------------------------===//
+
+/// The export tables' primary-context slot: the device's primary context
+/// handle, created if need be, without taking a reference (the runtime
+/// that asks retains and releases it itself).
+extern "C" int cuhipDevicePrimaryContext(void **Ctx, int Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  PrimaryState &P = primary(R, Dev);
+  if (!P.Ctx) {
+    P.Ctx = new CUctx_st;
+    P.Ctx->Device = Dev;
+    P.Ctx->Primary = true;
+  }
+  *Ctx = P.Ctx;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  PrimaryState &P = primary(R, Dev);
+  if (!P.Ctx) {
+    P.Ctx = new CUctx_st;
+    P.Ctx->Device = Dev;
+    P.Ctx->Primary = true;
+  }
+  if (P.Refs++ == 0) {
+    P.Ctx->Flags = P.Flags;
+    R.Live.insert(P.Ctx);
+  }
+  *Ctx = P.Ctx;
+  return CUDA_SUCCESS;
+}
+
+static CUresult primaryRelease(CUdevice Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  PrimaryState &P = primary(R, Dev);
+  if (P.Refs == 0)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (--P.Refs == 0)
+    R.Live.erase(P.Ctx);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice Dev) {
+  return primaryRelease(Dev);
+}
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice Dev) {
+  return primaryRelease(Dev);
+}
+
+static CUresult primaryReset(CUdevice Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  runtime().synchronize();
+  Registry &R = registry();
+  CUctx_st *Ctx = nullptr;
+  {
+    std::lock_guard<std::mutex> G(R.Lock);
+    PrimaryState &P = primary(R, Dev);
+    if (P.Ctx)
+      R.Live.erase(P.Ctx);
+    P.Refs = 0;
+    P.Flags = 0;
+    Ctx = P.Ctx;
+  }
+  // What the runtime stored for the context goes with it, destructors run.
+  if (Ctx)
+    cuhipExportTablesContextDestroyed(Ctx);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice Dev) {
+  return primaryReset(Dev);
+}
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice Dev) {
+  return primaryReset(Dev);
+}
+
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice Dev,
+                                                 unsigned int *Flags,
+                                                 int *Active) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Flags || !Active)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  PrimaryState &P = primary(R, Dev);
+  *Flags = P.Flags;
+  *Active = P.Refs > 0;
+  return CUDA_SUCCESS;
+}
+
+static CUresult primarySetFlags(CUdevice Dev, unsigned Flags) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  if (Flags & ~unsigned(CU_CTX_FLAGS_MASK))
+    return CUDA_ERROR_INVALID_VALUE;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  PrimaryState &P = primary(R, Dev);
+  P.Flags = Flags;
+  if (P.Ctx)
+    P.Ctx->Flags = Flags;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice Dev,
+                                                 unsigned int Flags) {
+  return primarySetFlags(Dev, Flags);
+}
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice Dev,
+                                                    unsigned int Flags) {
+  return primarySetFlags(Dev, Flags);
+}

@@ -1,0 +1,263 @@
+//===- DriverVirtualMemory.cpp - Virtual memory management (cuMem*) -------===//
+//
+// CUDA's virtual memory management separates physical allocations
+// (cuMemCreate) from address ranges (cuMemAddressReserve) and joins them
+// with cuMemMap and cuMemSetAccess. Where the device reads host memory (the
+// CPU backend) this is what the host's own virtual memory does: a physical
+// allocation is a memfd, a reservation an inaccessible anonymous mapping,
+// a map a MAP_FIXED shared mapping of the memfd over part of it, and
+// access a protection change, after which the range is a device range of
+// the runtime core (copies and kernels accept it). On a discrete device
+// these calls are not supported yet.
+//
+//===----------------------------------------------------------------------===//
+#include "DriverExport.h"
+
+#include <map>
+#include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
+#include <algorithm>
+
+using namespace cuhip;
+using namespace cuhip::cuda;
+
+namespace {
+
+/// Physical allocations and reservations are rounded to this, as CUDA's
+/// are to its granularity (2 MiB, which also suits huge pages).
+constexpr size_t Granularity = 2 << 20;
+
+struct Physical {
+  int Fd = -1;
+  size_t Size = 0;
+};
+
+struct VmState {
+  std::mutex Lock;
+  std::map<CUmemGenericAllocationHandle, Physical> Handles;
+  std::map<uintptr_t, size_t> Reservations; // base -> size
+  std::map<uintptr_t, size_t> Mappings;     // base -> size
+  std::map<uintptr_t, bool> Registered;     // mapping base -> in the core
+  CUmemGenericAllocationHandle Next = 1;
+};
+
+VmState &vm() {
+  static VmState *S = new VmState;
+  return *S;
+}
+
+bool supported() { return runtime().deviceInfo(0).Integrated; }
+
+CUresult checkProp(const CUmemAllocationProp *Prop) {
+  // CU_MEM_ALLOCATION_TYPE_PINNED on CU_MEM_LOCATION_TYPE_DEVICE.
+  if (!Prop || Prop->type != 1 || Prop->location.type != 1)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Prop->location.id))
+    return CUDA_ERROR_INVALID_DEVICE;
+  return CUDA_SUCCESS;
+}
+
+/// Is [A, A+Size) inside one reservation?
+bool inReservation(VmState &S, uintptr_t A, size_t Size) {
+  auto It = S.Reservations.upper_bound(A);
+  if (It == S.Reservations.begin())
+    return false;
+  --It;
+  return A >= It->first && A + Size <= It->first + It->second;
+}
+
+} // namespace
+
+CUHIP_EXPORT CUresult cuMemGetAllocationGranularity(
+    size_t *Gran, const CUmemAllocationProp *Prop,
+    CUmemAllocationGranularity_flags Option) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Gran || (Option != 0 && Option != 1)) // MINIMUM, RECOMMENDED
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult R = checkProp(Prop))
+    return R;
+  *Gran = Granularity;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *Handle,
+                                  size_t Size, const CUmemAllocationProp *Prop,
+                                  unsigned long long Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Handle || !Size || Size % Granularity || Flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult R = checkProp(Prop))
+    return R;
+  if (!supported())
+    return notSupported("cuMemCreate on a discrete device");
+  int Fd = memfd_create("cuhip-cuMemCreate", MFD_CLOEXEC);
+  if (Fd < 0)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  if (ftruncate(Fd, off_t(Size)) != 0) {
+    close(Fd);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  *Handle = S.Next++;
+  S.Handles[*Handle] = {Fd, Size};
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle Handle) {
+  if (CUresult R = checkInit())
+    return R;
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  auto It = S.Handles.find(Handle);
+  if (It == S.Handles.end())
+    return CUDA_ERROR_INVALID_VALUE;
+  // Mappings keep the memory: it is freed when the last one is unmapped,
+  // as CUDA specifies.
+  close(It->second.Fd);
+  S.Handles.erase(It);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *Ptr, size_t Size,
+                                          size_t Alignment, CUdeviceptr Addr,
+                                          unsigned long long Flags) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ptr || !Size || Size % Granularity || Flags ||
+      (Alignment & (Alignment - 1)))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!supported())
+    return notSupported("cuMemAddressReserve on a discrete device");
+  size_t Align = std::max(Alignment, Granularity);
+  size_t Len = Size + Align;
+  void *Mem = mmap(ptr(Addr), Len, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (Mem == MAP_FAILED)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  // Keep the aligned part; give back the rest.
+  uintptr_t Base = (uintptr_t(Mem) + Align - 1) & ~(Align - 1);
+  if (Base > uintptr_t(Mem))
+    munmap(Mem, Base - uintptr_t(Mem));
+  uintptr_t End = uintptr_t(Mem) + Len;
+  if (End > Base + Size)
+    munmap(reinterpret_cast<void *>(Base + Size), End - (Base + Size));
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  S.Reservations[Base] = Size;
+  *Ptr = CUdeviceptr(Base);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemAddressFree(CUdeviceptr Ptr, size_t Size) {
+  if (CUresult R = checkInit())
+    return R;
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  auto It = S.Reservations.find(uintptr_t(Ptr));
+  if (It == S.Reservations.end() || It->second != Size)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto M = S.Mappings.lower_bound(uintptr_t(Ptr));
+  if (M != S.Mappings.end() && M->first < uintptr_t(Ptr) + Size)
+    return CUDA_ERROR_INVALID_VALUE; // still mapped
+  munmap(ptr(Ptr), Size);
+  S.Reservations.erase(It);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemMap(CUdeviceptr Ptr, size_t Size, size_t Offset,
+                               CUmemGenericAllocationHandle Handle,
+                               unsigned long long Flags) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ptr || !Size || Flags || Ptr % Granularity || Size % Granularity ||
+      Offset % Granularity)
+    return CUDA_ERROR_INVALID_VALUE;
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  auto H = S.Handles.find(Handle);
+  if (H == S.Handles.end() || Offset + Size > H->second.Size)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!inReservation(S, uintptr_t(Ptr), Size))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto M = S.Mappings.upper_bound(uintptr_t(Ptr));
+  if ((M != S.Mappings.end() && M->first < uintptr_t(Ptr) + Size) ||
+      (M != S.Mappings.begin() &&
+       std::prev(M)->first + std::prev(M)->second > uintptr_t(Ptr)))
+    return CUDA_ERROR_INVALID_VALUE; // already mapped there
+  void *Mem = mmap(ptr(Ptr), Size, PROT_NONE, MAP_SHARED | MAP_FIXED,
+                   H->second.Fd, off_t(Offset));
+  if (Mem == MAP_FAILED)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  S.Mappings[uintptr_t(Ptr)] = Size;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemUnmap(CUdeviceptr Ptr, size_t Size) {
+  if (CUresult R = checkInit())
+    return R;
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  auto M = S.Mappings.find(uintptr_t(Ptr));
+  if (M == S.Mappings.end() || M->second != Size)
+    return CUDA_ERROR_INVALID_VALUE;
+  runtime().synchronize(); // no kernel may still use it
+  if (S.Registered.erase(uintptr_t(Ptr)))
+    runtime().unregisterDeviceRange(ptr(Ptr));
+  // Back to a reserved, inaccessible range.
+  mmap(ptr(Ptr), Size, PROT_NONE,
+       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  S.Mappings.erase(M);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemSetAccess(CUdeviceptr Ptr, size_t Size,
+                                     const CUmemAccessDesc *Desc,
+                                     size_t Count) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Desc || !Count || !Size)
+    return CUDA_ERROR_INVALID_VALUE;
+  int Prot = PROT_NONE;
+  for (size_t I = 0; I < Count; ++I) {
+    if (Desc[I].location.type != 1 || !isDevice(Desc[I].location.id))
+      return CUDA_ERROR_INVALID_DEVICE;
+    // CU_MEM_ACCESS_FLAGS_PROT_NONE 0, _READ 1, _READWRITE 3.
+    if (Desc[I].flags == 3)
+      Prot = PROT_READ | PROT_WRITE;
+    else if (Desc[I].flags == 1)
+      Prot = PROT_READ;
+    else if (Desc[I].flags != 0)
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  // The range must be exactly covered by mappings.
+  uintptr_t A = uintptr_t(Ptr), End = A + Size;
+  std::vector<std::pair<uintptr_t, size_t>> Covered;
+  while (A < End) {
+    auto M = S.Mappings.find(A);
+    if (M == S.Mappings.end())
+      return CUDA_ERROR_INVALID_VALUE;
+    Covered.push_back(*M);
+    A += M->second;
+  }
+  if (A != End || mprotect(ptr(Ptr), Size, Prot) != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (auto [Base, Len] : Covered) {
+    bool &Reg = S.Registered[Base];
+    if (Prot != PROT_NONE && !Reg) {
+      if (rt::Status St = runtime().registerDeviceRange(ptr(Base), Len))
+        return toCU(St);
+      Reg = true;
+    } else if (Prot == PROT_NONE && Reg) {
+      runtime().unregisterDeviceRange(ptr(Base));
+      S.Registered.erase(Base);
+    }
+  }
+  return CUDA_SUCCESS;
+}

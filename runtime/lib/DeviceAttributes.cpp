@@ -1,0 +1,143 @@
+//===- DeviceAttributes.cpp - One table of device attribute values --------===//
+//
+// cudaDeviceGetAttribute (libcudart) and cuDeviceGetAttribute (libcuda) ask
+// for the same numbered attributes, so both are served here from the
+// device's DeviceInfo; a value either library reports is decided in one
+// place. Attributes of hardware cuhip does not model (textures, surfaces,
+// PCI, IPC, multicast) report 0, meaning "not supported", as CUDA does on
+// devices that lack the feature. Numbers CUDA 13 does not define are
+// cudaErrorInvalidValue.
+//
+//===----------------------------------------------------------------------===//
+#include "cuhip/runtime/Runtime.h"
+
+#include <fstream>
+#include <string>
+
+namespace cuhip::rt {
+namespace {
+
+enum DeviceAttribute : int {
+#define CUHIP_DEVICE_ATTRIBUTE(Name, Value) Name = Value,
+#include "cuhip/runtime/DeviceAttributes.def"
+#undef CUHIP_DEVICE_ATTRIBUTE
+};
+
+constexpr int KnownAttributes[] = {
+#define CUHIP_DEVICE_ATTRIBUTE(Name, Value) Value,
+#include "cuhip/runtime/DeviceAttributes.def"
+#undef CUHIP_DEVICE_ATTRIBUTE
+};
+
+bool isKnownAttribute(int A) {
+  for (int K : KnownAttributes)
+    if (K == A)
+      return true;
+  return false;
+}
+
+/// The host CPU's maximum clock in kHz, which is what the clock rate means
+/// when the multiprocessors are host cores; never 0, since programs divide
+/// by it.
+int hostClockRateKHz() {
+  static const int KHz = [] {
+    long MaxFreq = 0;
+    std::ifstream("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") >>
+        MaxFreq;
+    if (MaxFreq > 0)
+      return int(MaxFreq);
+    std::ifstream Info("/proc/cpuinfo");
+    for (std::string Line; std::getline(Info, Line);)
+      if (Line.rfind("cpu MHz", 0) == 0) {
+        size_t Colon = Line.find(':');
+        double MHz =
+            Colon == std::string::npos ? 0 : std::stod(Line.substr(Colon + 1));
+        if (MHz > 0)
+          return int(MHz * 1000);
+        break;
+      }
+    return 1000000;
+  }();
+  return KHz;
+}
+
+/// DDR4-3200's I/O clock: with the CPU backend's 64-bit bus that is one
+/// memory channel's 25.6 GB/s (the DIMMs' speed needs privileges to read).
+constexpr int NominalMemoryClockKHz = 1600000;
+
+int clampInt(size_t V) { return V > 0x7fffffff ? 0x7fffffff : int(V); }
+
+} // namespace
+
+Status Runtime::deviceAttribute(int A, int Device, int *Value) {
+  if (!Value)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (Device < 0 || Device >= deviceCount())
+    return record(cudaErrorInvalidDevice);
+  if (!isKnownAttribute(A))
+    return record(cudaErrorInvalidValue);
+  const DeviceInfo &D = deviceInfo(Device);
+  int V = 0;
+  switch (A) {
+  case MAX_THREADS_PER_BLOCK: V = D.MaxThreadsPerBlock; break;
+  case MAX_BLOCK_DIM_X: V = D.MaxThreadsDim[0]; break;
+  case MAX_BLOCK_DIM_Y: V = D.MaxThreadsDim[1]; break;
+  case MAX_BLOCK_DIM_Z: V = D.MaxThreadsDim[2]; break;
+  case MAX_GRID_DIM_X: V = D.MaxGridSize[0]; break;
+  case MAX_GRID_DIM_Y: V = D.MaxGridSize[1]; break;
+  case MAX_GRID_DIM_Z: V = D.MaxGridSize[2]; break;
+  case MAX_SHARED_MEMORY_PER_BLOCK: V = clampInt(D.SharedMemPerBlock); break;
+  case TOTAL_CONSTANT_MEMORY: V = clampInt(D.TotalConstMem); break;
+  case WARP_SIZE: V = D.WarpSize; break;
+  case MAX_PITCH: V = 0x7fffffff; break;
+  case MAX_REGISTERS_PER_BLOCK: V = D.RegsPerBlock; break;
+  case CLOCK_RATE:
+    V = D.ClockRateKHz > 0 ? D.ClockRateKHz : hostClockRateKHz();
+    break;
+  case TEXTURE_ALIGNMENT: V = 512; break;
+  case GPU_OVERLAP: V = D.AsyncEngineCount > 0; break;
+  case MULTIPROCESSOR_COUNT: V = D.MultiProcessorCount; break;
+  case KERNEL_EXEC_TIMEOUT: V = 0; break; // no watchdog bounds a kernel
+  case INTEGRATED: V = D.Integrated; break;
+  case CAN_MAP_HOST_MEMORY: V = 1; break;
+  case COMPUTE_MODE: V = 0; break; // default: any thread or process
+  case SURFACE_ALIGNMENT: V = 512; break;
+  case CONCURRENT_KERNELS: V = D.ConcurrentKernels; break;
+  case MEMORY_CLOCK_RATE:
+    V = D.MemoryClockRateKHz > 0 ? D.MemoryClockRateKHz : NominalMemoryClockKHz;
+    break;
+  case GLOBAL_MEMORY_BUS_WIDTH: V = D.MemoryBusWidth; break;
+  case L2_CACHE_SIZE: V = D.L2CacheSize; break;
+  case MAX_THREADS_PER_MULTIPROCESSOR: V = D.MaxThreadsPerMultiProcessor; break;
+  case ASYNC_ENGINE_COUNT: V = D.AsyncEngineCount; break;
+  case UNIFIED_ADDRESSING: V = 1; break;
+  case TEXTURE_PITCH_ALIGNMENT: V = 32; break;
+  case COMPUTE_CAPABILITY_MAJOR: V = D.Major; break;
+  case COMPUTE_CAPABILITY_MINOR: V = D.Minor; break;
+  case STREAM_PRIORITIES_SUPPORTED: V = 1; break;
+  case GLOBAL_L1_CACHE_SUPPORTED: V = 1; break;
+  case LOCAL_L1_CACHE_SUPPORTED: V = 1; break;
+  case MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    V = clampInt(D.SharedMemPerMultiprocessor);
+    break;
+  case MAX_REGISTERS_PER_MULTIPROCESSOR: V = 65536; break;
+  case HOST_NATIVE_ATOMIC_SUPPORTED: V = 1; break;
+  case SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: V = 2; break; // SIMD lanes
+  case COOPERATIVE_LAUNCH: V = D.CooperativeLaunch; break;
+  case MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    V = clampInt(D.SharedMemPerBlockOptin);
+    break;
+  case MAX_BLOCKS_PER_MULTIPROCESSOR: V = D.MaxBlocksPerMultiProcessor; break;
+  case NUMA_ID: V = -1; break;
+  case HOST_NUMA_ID: V = -1; break;
+  // cuMemCreate/cuMemMap work where the device reads host memory.
+  case VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: V = D.Integrated; break;
+  default: V = 0; break; // a feature cuhip does not provide
+  }
+  *Value = V;
+  return cudaSuccess;
+}
+
+} // namespace cuhip::rt

@@ -252,6 +252,28 @@ CUHIP_EXPORT CUresult cuCtxSynchronize() {
   return toCU(runtime().synchronize());
 }
 
+// CUDA 13: the same for a given context, or the current one when Ctx is
+// null.
+CUHIP_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *Dev, CUcontext Ctx) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Dev)
+    return CUDA_ERROR_INVALID_VALUE;
+  CUctx_st *C = contextOrCurrent(Ctx);
+  if (!C)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *Dev = C->Device;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuCtxSynchronize_v2(CUcontext Ctx) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!contextOrCurrent(Ctx))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return toCU(runtime().synchronize());
+}
+
 CUHIP_EXPORT CUresult cuCtxGetApiVersion(CUcontext Ctx, unsigned int *Version) {
   if (CUresult R = checkInit())
     return R;

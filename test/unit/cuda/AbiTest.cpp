@@ -12,6 +12,9 @@
 #include <cstddef>
 #include <gtest/gtest.h>
 
+// cuda.h guards CUuuid so that other headers may declare it; ours does
+// the same, and here must declare it again to be compared.
+#undef CU_UUID_HAS_BEEN_DEFINED
 namespace cuhip_abi {
 #include "CudaDriverTypes.h"
 }

@@ -33,7 +33,7 @@ def enum_body(name):
     return out
 
 errors = enum_body("cudaError_enum")
-with open(root / "runtime/cuda/CudaDriverErrors.def", "w") as f:
+with open(root / "libcuda_shim/CudaDriverErrors.def", "w") as f:
     f.write(header.format(version, "cuda.h, enum cudaError_enum"))
     f.write("// CUHIP_CU_ERROR(name, value)\n")
     for n, v in errors:
@@ -53,7 +53,7 @@ syms = subprocess.run(["nm", "-D", "--defined-only", str(stub)], check=True,
                       capture_output=True, text=True).stdout.split()
 syms = sorted({s for s in syms if s.startswith("cu")})
 symset = set(syms)
-with open(root / "runtime/cuda/DriverSymbols.def", "w") as f:
+with open(root / "libcuda_shim/DriverSymbols.def", "w") as f:
     f.write(header.format(version, "the stub libcuda.so's dynamic symbols"))
     f.write("// Every name libcuda.so.1 exports. CUHIP_DRIVER_SYMBOL(name)\n")
     for s in syms:
@@ -91,7 +91,7 @@ for base in sorted(versions):
             if sym + suffix in symset:
                 rows.append((base, v, sym + suffix, suffix[1:]))
                 break
-with open(root / "runtime/cuda/DriverProcTable.def", "w") as f:
+with open(root / "libcuda_shim/DriverProcTable.def", "w") as f:
     f.write(header.format(version, "cudaTypedefs.h and the stub libcuda.so"))
     f.write("// CUHIP_PROC(name, first CUDA version, symbol, per-thread kind)\n")
     f.write("// The symbol serves requests for name at that version or later\n")

@@ -9,7 +9,9 @@
 // here remembers what each one is, which decides what cudaFree may do with
 // it. Pools keep freed blocks reserved up to their release threshold and
 // hand them out again; as every stream operation completes when it is
-// enqueued here, a block freed on one stream is at once free for all.
+// enqueued here, a block freed on one stream is at once free for all. On
+// the HIP backend page-locked, registered and managed memory and 2D copies
+// and sets are HIP's own calls (where the library has them).
 //
 //===----------------------------------------------------------------------===//
 #include "CoreAccess.h"
@@ -30,7 +32,7 @@ namespace cuhip::rt {
 namespace {
 
 // cudaHostAlloc* and cudaHostRegister* flags.
-constexpr unsigned HostAllocMapped = 0x2, HostAllocFlagsMask = 0x7;
+constexpr unsigned HostAllocFlagsMask = 0x7;
 constexpr unsigned HostRegisterIoMemory = 0x4, HostRegisterFlagsMask = 0xf;
 // cudaMemAttachGlobal, cudaMemAttachHost.
 constexpr unsigned MemAttachGlobal = 0x1, MemAttachHost = 0x2;
@@ -203,13 +205,14 @@ Status Runtime::hostAlloc(void **Ptr, size_t Bytes, unsigned Flags) {
   MemoryTables &T = tables();
   Block B{BlockKind::Pinned, Bytes, Flags};
   void *Mem = nullptr;
-  if (CoreAccess::hip(*this)) {
-    // Plain host memory: HIP copies from and to it, kernels cannot see it.
-    if (Flags & HostAllocMapped)
-      return notOnHip(*this, "mapped page-locked memory (cudaHostAllocMapped)");
-    Mem = std::aligned_alloc(4096, (Bytes + 4095) & ~size_t(4095));
-    if (!Mem)
-      return record(cudaErrorMemoryAllocation);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    // HIP's own page-locked memory, which HIP's copies know.
+    Status S = Hip->hostMalloc(&Mem, Bytes, Flags);
+    if (S == cudaErrorNotSupported)
+      return notOnHip(*this, "cudaHostAlloc (the HIP library lacks "
+                             "hipHostMalloc)");
+    if (S)
+      return record(S);
     B.Tracked = false;
   } else if (Status S = malloc(&Mem, Bytes)) {
     return S;
@@ -239,10 +242,8 @@ Status Runtime::freeHost(void *Ptr) {
     Tracked = It->second.Tracked;
     T.Blocks.erase(It);
   }
-  if (!Tracked) {
-    std::free(Ptr);
-    return cudaSuccess;
-  }
+  if (!Tracked)
+    return record(CoreAccess::hip(*this)->hostFree(Ptr));
   return CoreAccess::release(*this, Ptr);
 }
 
@@ -256,9 +257,7 @@ Status Runtime::hostRegister(void *Ptr, size_t Bytes, unsigned Flags) {
                 "memory) is not supported");
     return record(cudaErrorNotSupported);
   }
-  bool Hip = CoreAccess::hip(*this) != nullptr;
-  if (Hip && (Flags & HostAllocMapped))
-    return notOnHip(*this, "mapped registered memory (cudaHostRegisterMapped)");
+  HipBackend *Hip = CoreAccess::hip(*this);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   if (T.overlapsHostBlock(Ptr, Bytes))
@@ -273,8 +272,16 @@ Status Runtime::hostRegister(void *Ptr, size_t Bytes, unsigned Flags) {
   }
   Block B{BlockKind::Registered, Bytes, Flags};
   B.Tracked = !Hip;
-  if (B.Tracked)
+  if (Hip) {
+    Status S = Hip->hostRegister(Ptr, Bytes, Flags);
+    if (S == cudaErrorNotSupported)
+      return notOnHip(*this, "cudaHostRegister (the HIP library lacks "
+                             "hipHostRegister)");
+    if (S)
+      return record(S);
+  } else {
     CoreAccess::trackRange(*this, Ptr, Bytes);
+  }
   T.Blocks[reinterpret_cast<uintptr_t>(Ptr)] = B;
   return cudaSuccess;
 }
@@ -289,9 +296,11 @@ Status Runtime::hostUnregister(void *Ptr) {
   auto It = T.Blocks.find(reinterpret_cast<uintptr_t>(Ptr));
   if (It == T.Blocks.end() || It->second.Kind != BlockKind::Registered)
     return record(cudaErrorHostMemoryNotRegistered);
-  if (It->second.Tracked)
-    CoreAccess::untrackRange(*this, Ptr);
+  bool Tracked = It->second.Tracked;
   T.Blocks.erase(It);
+  if (!Tracked)
+    return record(CoreAccess::hip(*this)->hostUnregister(Ptr));
+  CoreAccess::untrackRange(*this, Ptr);
   return cudaSuccess;
 }
 
@@ -307,8 +316,16 @@ Status Runtime::hostGetDevicePointer(void **DevPtr, void *HostPtr,
   if (It == T.Blocks.end() || (It->second.Kind != BlockKind::Pinned &&
                                It->second.Kind != BlockKind::Registered))
     return record(cudaErrorInvalidValue);
-  if (!It->second.Tracked)
-    return notOnHip(*this, "cudaHostGetDevicePointer");
+  if (!It->second.Tracked) {
+    // HIP maps the whole block; an inner pointer keeps its offset.
+    void *Base = nullptr;
+    if (Status S = CoreAccess::hip(*this)->hostGetDevicePointer(
+            &Base, reinterpret_cast<void *>(It->first)))
+      return record(S);
+    *DevPtr = static_cast<char *>(Base) +
+              (reinterpret_cast<uintptr_t>(HostPtr) - It->first);
+    return cudaSuccess;
+  }
   // The CPU backend's kernels address host memory directly.
   *DevPtr = HostPtr;
   return cudaSuccess;
@@ -333,11 +350,19 @@ Status Runtime::mallocManaged(void **Ptr, size_t Bytes, unsigned Flags) {
   *Ptr = nullptr;
   if (Status S = deviceStatus())
     return record(S);
-  if (CoreAccess::hip(*this))
-    return notOnHip(*this, "cudaMallocManaged");
   void *Mem;
-  if (Status S = malloc(&Mem, Bytes))
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    Status S = Hip->mallocManaged(&Mem, Bytes, Flags);
+    if (S == cudaErrorNotSupported)
+      return notOnHip(*this, "cudaMallocManaged (the HIP library lacks "
+                             "hipMallocManaged)");
+    if (S)
+      return record(S);
+    // In the allocation table like hipMalloc memory; hipFree frees it.
+    CoreAccess::trackRange(*this, Mem, Bytes);
+  } else if (Status S = malloc(&Mem, Bytes)) {
     return S;
+  }
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   T.Blocks[reinterpret_cast<uintptr_t>(Mem)] = {BlockKind::Managed, Bytes,
@@ -455,6 +480,11 @@ Status Runtime::memGetInfo(size_t *Free, size_t *Total) {
     return record(cudaErrorInvalidValue);
   if (Status S = deviceStatus())
     return record(S);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    Status S = Hip->memGetInfo(Free, Total);
+    if (S != cudaErrorNotSupported)
+      return record(S);
+  }
   size_t TotalBytes = deviceInfo(0).TotalGlobalMem;
   size_t Used = CoreAccess::trackedBytes(*this);
   {
@@ -582,7 +612,22 @@ Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
     return record(copy(static_cast<char *>(Dst.Ptr),
                        static_cast<const char *>(Src.Ptr),
                        WidthBytes * Height * Depth));
-  for (size_t Z = 0; Z < Depth; ++Z)
+  for (size_t Z = 0; Z < Depth; ++Z) {
+    char *D = static_cast<char *>(Dst.Ptr) + Z * Dst.Height * Dst.Pitch;
+    const char *S =
+        static_cast<const char *>(Src.Ptr) + Z * Src.Height * Src.Pitch;
+    if (Hip) {
+      // A slice is one of HIP's 2D copies where the library has them.
+      Status St = Hip->memcpy2D(D, Dst.Pitch, S, Src.Pitch, WidthBytes,
+                                Height, Kind, HipStream, Async);
+      if (!Async)
+        St = CoreAccess::deviceResult(*this, St);
+      if (St != cudaErrorNotSupported) {
+        if (St)
+          return record(St);
+        continue;
+      }
+    }
     for (size_t Y = 0; Y < Height; ++Y) {
       char *D = static_cast<char *>(Dst.Ptr) + (Z * Dst.Height + Y) * Dst.Pitch;
       const char *S =
@@ -590,6 +635,7 @@ Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
       if (Status St = copy(D, S, WidthBytes))
         return record(St);
     }
+  }
   return cudaSuccess;
 }
 
@@ -624,12 +670,23 @@ Status Runtime::memset3D(PitchedSide Dst, int Value, size_t WidthBytes,
   bool Dense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
   if (Dense || !MultiRow)
     return record(set(static_cast<char *>(Dst.Ptr), WidthBytes * Height * Depth));
-  for (size_t Z = 0; Z < Depth; ++Z)
+  for (size_t Z = 0; Z < Depth; ++Z) {
+    char *Slice = static_cast<char *>(Dst.Ptr) + Z * Dst.Height * Dst.Pitch;
+    if (Hip) {
+      Status St = Hip->memset2D(Slice, Dst.Pitch, Value, WidthBytes, Height,
+                                HipStream, Async);
+      if (!Async)
+        St = CoreAccess::deviceResult(*this, St);
+      if (St != cudaErrorNotSupported) {
+        if (St)
+          return record(St);
+        continue;
+      }
+    }
     for (size_t Y = 0; Y < Height; ++Y)
-      if (Status St = set(static_cast<char *>(Dst.Ptr) +
-                              (Z * Dst.Height + Y) * Dst.Pitch,
-                          WidthBytes))
+      if (Status St = set(Slice + Y * Dst.Pitch, WidthBytes))
         return record(St);
+  }
   return cudaSuccess;
 }
 

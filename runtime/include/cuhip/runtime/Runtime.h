@@ -148,9 +148,10 @@ public:
   bool isDeviceRange(const void *Ptr, size_t Bytes);
 
   // --- the rest of the memory family (Memory.cpp) ---------------------------
-  // Page-locked host memory: on the CPU backend it is device memory too
-  // (kernels may use it, it shows in memcheck), so every flag works; on the
-  // HIP backend it is plain host memory and mapping needs HIP (not yet).
+  // Page-locked, registered and managed memory: on the CPU backend it is
+  // device memory too (kernels may use it, memcheck accepts it), so every
+  // flag works; on the HIP backend these are hipHostMalloc, hipHostRegister
+  // and hipMallocManaged (cudaErrorNotSupported if the library lacks them).
   Status hostAlloc(void **Ptr, size_t Bytes, unsigned Flags);
   Status freeHost(void *Ptr);
   Status hostRegister(void *Ptr, size_t Bytes, unsigned Flags);

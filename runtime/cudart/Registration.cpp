@@ -38,11 +38,7 @@ CUHIP_EXPORT void __cudaRegisterVar(void **Handle, char *HostVar,
                                     char *DeviceAddress,
                                     const char *DeviceName, int Ext,
                                     size_t Size, int Constant, int Global) {
-  // Device variables are not placed yet: a kernel that uses one will fail
-  // to compile with a diagnostic naming it.
-  CUHIP_DEBUG("__cudaRegisterVar('%s', %zu bytes): device variables are not "
-              "supported yet",
-              DeviceName ? DeviceName : "?", Size);
+  runtime().registerVar(Handle, HostVar, DeviceName, Size, Constant != 0);
 }
 
 CUHIP_EXPORT char __cudaInitModule(void **Handle) { return Handle ? 1 : 0; }

@@ -77,27 +77,6 @@ CUHIP_EXPORT cudaError_t cudaDriverGetVersion(int *Version) {
 }
 
 //===----------------------------------------------------------------------===//
-// Memory
-//===----------------------------------------------------------------------===//
-
-CUHIP_EXPORT cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
-  return runtime().malloc(DevPtr, Size);
-}
-
-CUHIP_EXPORT cudaError_t cudaFree(void *DevPtr) {
-  return runtime().free(DevPtr);
-}
-
-CUHIP_EXPORT cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
-                                    cudaMemcpyKind Kind) {
-  return runtime().memcpy(Dst, Src, Count, static_cast<rt::CopyKind>(Kind));
-}
-
-CUHIP_EXPORT cudaError_t cudaMemset(void *DevPtr, int Value, size_t Count) {
-  return runtime().memset(DevPtr, Value, Count);
-}
-
-//===----------------------------------------------------------------------===//
 // Launches
 //===----------------------------------------------------------------------===//
 

@@ -100,6 +100,20 @@ struct HipBackend::Api {
   int (*EventQuery)(void *);
   int (*EventSynchronize)(void *);
   int (*EventElapsedTime)(float *, void *, void *);
+  // Optional: the memory family beyond hipMalloc (null where missing).
+  int (*HostMalloc)(void **, size_t, unsigned) = nullptr;
+  int (*HostFree)(void *) = nullptr;
+  int (*HostRegister)(void *, size_t, unsigned) = nullptr;
+  int (*HostUnregister)(void *) = nullptr;
+  int (*HostGetDevicePointer)(void **, void *, unsigned) = nullptr;
+  int (*MallocManaged)(void **, size_t, unsigned) = nullptr;
+  int (*MemGetInfo)(size_t *, size_t *) = nullptr;
+  int (*Memcpy2D)(void *, size_t, const void *, size_t, size_t, size_t,
+                  int) = nullptr;
+  int (*Memcpy2DAsync)(void *, size_t, const void *, size_t, size_t, size_t,
+                       int, void *) = nullptr;
+  int (*Memset2D)(void *, size_t, int, size_t, size_t) = nullptr;
+  int (*Memset2DAsync)(void *, size_t, int, size_t, size_t, void *) = nullptr;
   // Optional: ROCm 6 and later only.
   int (*ModuleLaunchCooperativeKernel)(void *, unsigned, unsigned, unsigned,
                                        unsigned, unsigned, unsigned, unsigned,
@@ -245,6 +259,21 @@ std::unique_ptr<HipBackend> HipBackend::open(std::string &Reason) {
   A.ModuleLaunchCooperativeKernel =
       reinterpret_cast<decltype(A.ModuleLaunchCooperativeKernel)>(
           dlsym(B->Library, "hipModuleLaunchCooperativeKernel"));
+  auto optional = [&](auto &Fn, const char *Name) {
+    Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(
+        dlsym(B->Library, Name));
+  };
+  optional(A.HostMalloc, "hipHostMalloc");
+  optional(A.HostFree, "hipHostFree");
+  optional(A.HostRegister, "hipHostRegister");
+  optional(A.HostUnregister, "hipHostUnregister");
+  optional(A.HostGetDevicePointer, "hipHostGetDevicePointer");
+  optional(A.MallocManaged, "hipMallocManaged");
+  optional(A.MemGetInfo, "hipMemGetInfo");
+  optional(A.Memcpy2D, "hipMemcpy2D");
+  optional(A.Memcpy2DAsync, "hipMemcpy2DAsync");
+  optional(A.Memset2D, "hipMemset2D");
+  optional(A.Memset2DAsync, "hipMemset2DAsync");
   // Without a GPU, ROCm 5.2's hipInit fails (hipErrorInvalidDevice) and
   // hipGetDeviceCount gives the telling code (hipErrorNoDevice): report both.
   int InitErr = A.Init(0);
@@ -382,6 +411,59 @@ Status HipBackend::memcpy(void *Dst, const void *Src, size_t Bytes,
 Status HipBackend::memset(void *Ptr, int Value, size_t Bytes) {
   return translateError(Hip->Memset(Ptr, Value, Bytes));
 }
+
+// A missing optional entry point: the operation is not supported here.
+#define CUHIP_HIP_OPTIONAL(Fn, ...)                                            \
+  (Hip->Fn ? translateError(Hip->Fn(__VA_ARGS__)) : cudaErrorNotSupported)
+
+Status HipBackend::hostMalloc(void **Ptr, size_t Bytes, unsigned Flags) {
+  return CUHIP_HIP_OPTIONAL(HostMalloc, Ptr, Bytes, Flags);
+}
+
+Status HipBackend::hostFree(void *Ptr) {
+  return CUHIP_HIP_OPTIONAL(HostFree, Ptr);
+}
+
+Status HipBackend::hostRegister(void *Ptr, size_t Bytes, unsigned Flags) {
+  return CUHIP_HIP_OPTIONAL(HostRegister, Ptr, Bytes, Flags);
+}
+
+Status HipBackend::hostUnregister(void *Ptr) {
+  return CUHIP_HIP_OPTIONAL(HostUnregister, Ptr);
+}
+
+Status HipBackend::hostGetDevicePointer(void **DevPtr, void *HostPtr) {
+  return CUHIP_HIP_OPTIONAL(HostGetDevicePointer, DevPtr, HostPtr, 0);
+}
+
+Status HipBackend::mallocManaged(void **Ptr, size_t Bytes, unsigned Flags) {
+  return CUHIP_HIP_OPTIONAL(MallocManaged, Ptr, Bytes, Flags);
+}
+
+Status HipBackend::memGetInfo(size_t *Free, size_t *Total) {
+  return CUHIP_HIP_OPTIONAL(MemGetInfo, Free, Total);
+}
+
+Status HipBackend::memcpy2D(void *Dst, size_t DPitch, const void *Src,
+                            size_t SPitch, size_t Width, size_t Height,
+                            CopyKind Kind, void *Stream, bool Async) {
+  int K = static_cast<int>(Kind);
+  if (Async)
+    return CUHIP_HIP_OPTIONAL(Memcpy2DAsync, Dst, DPitch, Src, SPitch, Width,
+                              Height, K, Stream);
+  return CUHIP_HIP_OPTIONAL(Memcpy2D, Dst, DPitch, Src, SPitch, Width, Height,
+                            K);
+}
+
+Status HipBackend::memset2D(void *Ptr, size_t Pitch, int Value, size_t Width,
+                            size_t Height, void *Stream, bool Async) {
+  if (Async)
+    return CUHIP_HIP_OPTIONAL(Memset2DAsync, Ptr, Pitch, Value, Width, Height,
+                              Stream);
+  return CUHIP_HIP_OPTIONAL(Memset2D, Ptr, Pitch, Value, Width, Height);
+}
+
+#undef CUHIP_HIP_OPTIONAL
 
 Status HipBackend::synchronize() {
   return translateError(Hip->DeviceSynchronize());

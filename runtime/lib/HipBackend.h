@@ -60,6 +60,22 @@ public:
                      void *Stream);
   Status memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream);
   Status synchronize();
+  // The rest of the memory family. HIP's flag values for page-locked,
+  // registered and managed memory are CUDA's. Each is resolved when the
+  // library has it; without it the call is cudaErrorNotSupported.
+  Status hostMalloc(void **Ptr, size_t Bytes, unsigned Flags);
+  Status hostFree(void *Ptr);
+  Status hostRegister(void *Ptr, size_t Bytes, unsigned Flags);
+  Status hostUnregister(void *Ptr);
+  Status hostGetDevicePointer(void **DevPtr, void *HostPtr);
+  Status mallocManaged(void **Ptr, size_t Bytes, unsigned Flags);
+  Status memGetInfo(size_t *Free, size_t *Total);
+  /// hipMemcpy2D, or hipMemcpy2DAsync on Stream when Async.
+  Status memcpy2D(void *Dst, size_t DPitch, const void *Src, size_t SPitch,
+                  size_t Width, size_t Height, CopyKind Kind, void *Stream,
+                  bool Async);
+  Status memset2D(void *Ptr, size_t Pitch, int Value, size_t Width,
+                  size_t Height, void *Stream, bool Async);
 
   // Streams and events: HIP objects, created with CUDA's flag values (HIP
   // uses the same numbers for the flags cuhip passes on).

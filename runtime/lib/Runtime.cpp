@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
 
+#include "CoreAccess.h"
 #include "CpuBackend.h"
 #include "HipBackend.h"
 
@@ -85,6 +86,9 @@ struct Module {
   std::vector<Kernel *> Kernels;
 
   std::mutex LoadLock;
+  /// Where the CPU backend's JIT placed the module's variables; filled when
+  /// the module is loaded.
+  std::vector<ptx::host::ModuleVariable> Variables;
   enum { NotLoaded, Loaded, Failed } State = NotLoaded;
   Status FailStatus = cudaSuccess;
   std::vector<ptx::host::CompiledKernel> Compiled;
@@ -170,11 +174,35 @@ struct Runtime::Impl {
   std::set<const void *> KernelHandles;
   std::set<const Module *> LoadedModules; // loadModuleData's, until unloaded
   unsigned NextModule = 0;
+  /// __device__ and __constant__ variables by host shadow address.
+  struct Variable {
+    Module *Mod;
+    std::string Name;
+    size_t Size;
+    bool Constant;
+  };
+  std::unordered_map<const void *, Variable> ByHostVar;
 
   std::mutex MemLock;
   std::map<uintptr_t, size_t> Allocations; // base -> size
   std::map<uintptr_t, bool> Mapped;        // base -> allocated with mmap
   std::set<uintptr_t> External; // registerDeviceRange's: free() refuses them
+  /// Module variables (__device__, __constant__): device memory that copies
+  /// may name (cudaGetSymbolAddress) but that nobody frees.
+  std::map<uintptr_t, size_t> Statics;
+  /// The live allocation (or module variable) that contains A, if any.
+  const std::pair<const uintptr_t, size_t> *rangeOf(uintptr_t A) {
+    for (const auto *Map : {&Allocations, &Statics}) {
+      auto It = Map->upper_bound(A);
+      if (It == Map->begin())
+        continue;
+      --It;
+      // A zero-byte range still owns its first address.
+      if (A - It->first < std::max<size_t>(It->second, 1))
+        return &*It;
+    }
+    return nullptr;
+  }
 
   /// Memcheck mode (CUHIP_MEMCHECK=1, read once at start-up).
   const bool Memcheck = memcheckRequested();
@@ -467,6 +495,55 @@ void Runtime::registerFunction(void **Handle, const void *HostFun,
   P->Kernels.push_back(std::move(K));
 }
 
+void Runtime::registerVar(void **Handle, const void *HostVar,
+                          const char *DeviceName, size_t Size, bool Constant) {
+  Module *M = moduleOf(Handle);
+  if (!M || !HostVar || !DeviceName) {
+    CUHIP_ERROR("__cudaRegisterVar called with an invalid handle");
+    return;
+  }
+  std::lock_guard<std::mutex> G(P->RegLock);
+  P->ByHostVar[HostVar] = {M, DeviceName, Size, Constant};
+}
+
+Status Runtime::symbolAddress(const void *Symbol, void **DevPtr, size_t *Size) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  Impl::Variable V;
+  {
+    std::lock_guard<std::mutex> G(P->RegLock);
+    auto It = P->ByHostVar.find(Symbol);
+    if (!Symbol || It == P->ByHostVar.end())
+      return record(cudaErrorInvalidSymbol);
+    V = It->second;
+  }
+  if (P->hip()) {
+    static std::once_flag Once;
+    std::call_once(Once, [] {
+      CUHIP_ERROR("device variables (cudaMemcpyToSymbol, "
+                  "cudaGetSymbolAddress) are not implemented for the HIP "
+                  "backend; use CUHIP_BACKEND=cpu");
+    });
+    return record(cudaErrorNotSupported);
+  }
+  if (Status S = P->ensureLoaded(*V.Mod)) {
+    CUHIP_ERROR("device variable '%s': its module %s does not load: %s",
+                V.Name.c_str(), V.Mod->DisplayName.c_str(), statusName(S));
+    return record(S);
+  }
+  for (const ptx::host::ModuleVariable &MV : V.Mod->Variables)
+    if (MV.Name == V.Name) {
+      if (DevPtr)
+        *DevPtr = MV.Address;
+      if (Size)
+        *Size = V.Size;
+      return cudaSuccess;
+    }
+  CUHIP_ERROR("device variable '%s' is not defined in %s", V.Name.c_str(),
+              V.Mod->DisplayName.c_str());
+  return record(cudaErrorInvalidSymbol);
+}
+
 void Runtime::registerFatBinaryEnd(void **Handle) {
   if (Module *M = moduleOf(Handle))
     CUHIP_TRACE("%s: %zu kernels registered", M->DisplayName.c_str(),
@@ -522,6 +599,11 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   HipBackend *Hip = hip();
   auto installHost = [&](std::vector<ptx::host::CompiledKernel> Compiled) {
     M.Compiled = std::move(Compiled);
+    {
+      std::lock_guard<std::mutex> G(MemLock);
+      for (const ptx::host::ModuleVariable &V : M.Variables)
+        Statics[reinterpret_cast<uintptr_t>(V.Address)] = V.Size;
+    }
     for (Kernel *K : M.Kernels)
       for (const auto &C : M.Compiled)
         if (C.Info.Name == K->Name)
@@ -535,7 +617,8 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   // wanted, so the module is compiled.
   if (!Hip && !(DumpDir && *DumpDir))
     if (ptx::host::HostCompiler *HC = compiler())
-      if (auto Cached = HC->loadCached(M.PtxText, M.DisplayName)) {
+      if (auto Cached =
+              HC->loadCached(M.PtxText, M.DisplayName, &M.Variables)) {
         CUHIP_INFO("%s: %zu kernels loaded from the compile cache",
                    M.DisplayName.c_str(), Cached->size());
         installHost(std::move(*Cached));
@@ -607,8 +690,9 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     return fail(cudaErrorJitCompilerNotFound);
   }
   auto CompileStart = std::chrono::steady_clock::now();
+  M.Variables.clear(); // what a compile cache entry that did not load left
   auto Compiled = HC->compile(std::move(Ctx), std::move(*Lowered),
-                              M.DisplayName, M.PtxText);
+                              M.DisplayName, M.PtxText, &M.Variables);
   if (!Compiled) {
     CUHIP_ERROR("%s: %s", M.DisplayName.c_str(),
                 llvm::toString(Compiled.takeError()).c_str());
@@ -1019,6 +1103,20 @@ Status Runtime::free(void *Ptr) {
     return cudaSuccess;
   if (Status S = P->deviceStatus())
     return record(S);
+  switch (decideFree(*this, Ptr)) {
+  case FreeDecision::Refuse:
+    CUHIP_DEBUG("cudaFree(%p): host memory, not a device allocation", Ptr);
+    return record(cudaErrorInvalidValue);
+  case FreeDecision::Done:
+    return cudaSuccess;
+  case FreeDecision::Release:
+    break;
+  }
+  return CoreAccess::release(*this, Ptr);
+}
+
+Status CoreAccess::release(Runtime &R, void *Ptr) {
+  Runtime::Impl *P = R.P;
   size_t Bytes;
   bool UsedMmap;
   {
@@ -1026,11 +1124,11 @@ Status Runtime::free(void *Ptr) {
     auto It = P->Allocations.find(reinterpret_cast<uintptr_t>(Ptr));
     if (It == P->Allocations.end()) {
       CUHIP_DEBUG("cudaFree(%p): not the start of an allocation", Ptr);
-      return record(cudaErrorInvalidValue);
+      return R.record(cudaErrorInvalidValue);
     }
     if (P->External.count(It->first)) {
       CUHIP_DEBUG("cudaFree(%p): memory the driver API mapped", Ptr);
-      return record(cudaErrorInvalidValue);
+      return R.record(cudaErrorInvalidValue);
     }
     Bytes = It->second;
     UsedMmap = P->Mapped[It->first];
@@ -1039,12 +1137,12 @@ Status Runtime::free(void *Ptr) {
     ++P->MemGeneration;
     if (P->Memcheck) {
       P->RecentlyFreed.push_back({reinterpret_cast<uint64_t>(Ptr), Bytes});
-      if (P->RecentlyFreed.size() > Impl::MaxRecentlyFreed)
+      if (P->RecentlyFreed.size() > Runtime::Impl::MaxRecentlyFreed)
         P->RecentlyFreed.pop_front();
     }
   }
   if (HipBackend *Hip = P->hip())
-    return record(Hip->free(Ptr));
+    return R.record(Hip->free(Ptr));
   if (UsedMmap)
     munmap(Ptr, (Bytes + 4095) & ~size_t(4095));
   else
@@ -1052,15 +1150,54 @@ Status Runtime::free(void *Ptr) {
   return cudaSuccess;
 }
 
+HipBackend *CoreAccess::hip(Runtime &R) { return R.P->hip(); }
+
+Status CoreAccess::resolveStream(Runtime &R, void *Stream, void **HipStream) {
+  return R.P->resolveStream(Stream, HipStream);
+}
+
+Status CoreAccess::deviceResult(Runtime &R, Status S) {
+  return R.P->deviceResult(S);
+}
+
+void CoreAccess::trackRange(Runtime &R, void *Ptr, size_t Bytes) {
+  std::lock_guard<std::mutex> G(R.P->MemLock);
+  R.P->Allocations[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
+  R.P->Mapped[reinterpret_cast<uintptr_t>(Ptr)] = false;
+  ++R.P->MemGeneration;
+}
+
+void CoreAccess::untrackRange(Runtime &R, void *Ptr) {
+  std::lock_guard<std::mutex> G(R.P->MemLock);
+  R.P->Allocations.erase(reinterpret_cast<uintptr_t>(Ptr));
+  R.P->Mapped.erase(reinterpret_cast<uintptr_t>(Ptr));
+  ++R.P->MemGeneration;
+}
+
+bool CoreAccess::findAllocation(Runtime &R, const void *Ptr, void **Base,
+                                size_t *Bytes) {
+  std::lock_guard<std::mutex> G(R.P->MemLock);
+  const auto *Range = R.P->rangeOf(reinterpret_cast<uintptr_t>(Ptr));
+  if (!Range)
+    return false;
+  *Base = reinterpret_cast<void *>(Range->first);
+  *Bytes = Range->second;
+  return true;
+}
+
+size_t CoreAccess::trackedBytes(Runtime &R) {
+  std::lock_guard<std::mutex> G(R.P->MemLock);
+  size_t Sum = 0;
+  for (const auto &[Base, Size] : R.P->Allocations)
+    Sum += Size;
+  return Sum;
+}
+
 bool Runtime::isDeviceRange(const void *Ptr, size_t Bytes) {
   uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
   std::lock_guard<std::mutex> G(P->MemLock);
-  auto It = P->Allocations.upper_bound(A);
-  if (It == P->Allocations.begin())
-    return false;
-  --It;
-  return A >= It->first && A - It->first <= It->second &&
-         Bytes <= It->second - (A - It->first);
+  const auto *Range = P->rangeOf(A);
+  return Range && Bytes <= Range->second - (A - Range->first);
 }
 
 Status Runtime::registerDeviceRange(void *Base, size_t Bytes) {

@@ -177,12 +177,62 @@ void writePerfMap(StringRef Object,
                   K.Layout.BlockFunctionName.c_str());
 }
 
+/// The module-scope variables of M that the host may address: PTX gives
+/// variables without `.visible` internal linkage (nvcc's whole-program mode
+/// declares every `__device__` and `__constant__` variable so), which would
+/// leave them nameless in the object. They become external symbols of the
+/// module's own JITDylib, so modules cannot clash. PTX identifiers have no
+/// '.', so names with one are function-scope or cuhip's own.
+void exposeModuleVariables(llvm::Module &M) {
+  for (GlobalVariable &GV : M.globals()) {
+    unsigned AS = GV.getAddressSpace();
+    if ((AS != addrspace::Global && AS != addrspace::Const) ||
+        GV.isDeclaration() || GV.getName().contains('.') ||
+        !GV.hasLocalLinkage())
+      continue;
+    GV.setLinkage(GlobalValue::ExternalLinkage);
+    GV.setVisibility(GlobalValue::DefaultVisibility);
+    GV.setDSOLocal(true); // addressed directly, as before, not via a GOT
+  }
+}
+
+/// Each defined data symbol of Object with its address in JD.
+Error collectVariables(LLJIT &JIT, JITDylib &JD, StringRef Object,
+                       std::vector<ModuleVariable> &Variables) {
+  auto Obj = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(Object, "cuhip-host-object"));
+  if (!Obj)
+    return Obj.takeError();
+  for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
+    Expected<object::SymbolRef::Type> Type = Sym.getType();
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<StringRef> Name = Sym.getName();
+    if (!Type || !Flags || !Name) {
+      consumeError(Type.takeError());
+      consumeError(Flags.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Type != object::SymbolRef::ST_Data ||
+        !(*Flags & object::SymbolRef::SF_Global) ||
+        (*Flags & object::SymbolRef::SF_Undefined) || Name->contains('.'))
+      continue;
+    auto Addr = JIT.lookup(JD, *Name);
+    if (!Addr)
+      return Addr.takeError();
+    Variables.push_back({Name->str(), Addr->toPtr<void *>(),
+                         object::ELFSymbolRef(Sym).getSize()});
+  }
+  return Error::success();
+}
+
 /// Links Object into a fresh JITDylib and resolves each kernel's block
 /// function. On failure the JITDylib is removed again. In memcheck mode the
 /// module's variables become memory the checks accept.
 Expected<std::vector<CompiledKernel>>
 linkObject(LLJIT &JIT, unsigned &NextDylib, std::string Object,
-           std::vector<CompiledKernel> Kernels, bool Memcheck) {
+           std::vector<CompiledKernel> Kernels, bool Memcheck,
+           std::vector<ModuleVariable> *Variables) {
   auto JD = JIT.createJITDylib("cuhip.module." + std::to_string(NextDylib++));
   if (!JD)
     return JD.takeError();
@@ -202,6 +252,9 @@ linkObject(LLJIT &JIT, unsigned &NextDylib, std::string Object,
     K.Fn = Sym->toPtr<BlockFunction>();
   }
   writePerfMap(Object, Kernels);
+  if (Variables)
+    if (Error E = collectVariables(JIT, *JD, Object, *Variables))
+      return Fail(std::move(E));
   if (Memcheck) {
     // { i64 count, [count x { ptr, i64 }] }, see MemcheckInstrumentation.
     auto Table = JIT.lookup(*JD, MemcheckGlobalsSymbol);
@@ -215,7 +268,8 @@ linkObject(LLJIT &JIT, unsigned &NextDylib, std::string Object,
 } // namespace
 
 std::optional<std::vector<CompiledKernel>>
-HostCompiler::loadCached(std::string_view Ptx, const std::string &ModuleName) {
+HostCompiler::loadCached(std::string_view Ptx, const std::string &ModuleName,
+                         std::vector<ModuleVariable> *Variables) {
   std::lock_guard<std::mutex> G(Lock);
   if (!Cache || !Cache->enabled())
     return std::nullopt;
@@ -226,7 +280,7 @@ HostCompiler::loadCached(std::string_view Ptx, const std::string &ModuleName) {
     return std::nullopt;
   }
   auto Linked = linkObject(*JIT, NextDylib, std::move(E->Object),
-                           std::move(E->Kernels), Options.Memcheck);
+                           std::move(E->Kernels), Options.Memcheck, Variables);
   if (!Linked) {
     Cache->debug("compile cache: ignoring " + Cache->pathFor(Key) +
                   ": the object does not load: " +
@@ -240,7 +294,8 @@ HostCompiler::loadCached(std::string_view Ptx, const std::string &ModuleName) {
 Expected<std::vector<CompiledKernel>>
 HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
                       const std::string &ModuleName,
-                      std::string_view CacheSource) {
+                      std::string_view CacheSource,
+                      std::vector<ModuleVariable> *Variables) {
   std::lock_guard<std::mutex> G(Lock);
   // On every path the module must go before the context that owns its types.
   auto DropModuleFirst = make_scope_exit([&] {
@@ -250,6 +305,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
   llvm::Module &M = *LM.IR;
   M.setDataLayout(JIT->getDataLayout());
   M.setTargetTriple(TM->getTargetTriple());
+  exposeModuleVariables(M);
   std::vector<HostKernelLayout> Layouts;
   if (Error E = prepareHostModule(M, LM.Kernels, Layouts, TM.get(), Options))
     return std::move(E);
@@ -287,7 +343,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, LoweredModule LM,
     Entry.Object = Object;
   }
   auto Linked = linkObject(*JIT, NextDylib, std::move(Object),
-                           std::move(Kernels), Options.Memcheck);
+                           std::move(Kernels), Options.Memcheck, Variables);
   if (!Linked)
     return Linked.takeError();
   // Only what compiled and linked is cached.

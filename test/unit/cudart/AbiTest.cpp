@@ -157,6 +157,101 @@ TEST(CudaAbi, SmallTypes) {
   EXPECT_EQ(int(::cudaMemcpyDeviceToHost), int(cuhip_abi::cudaMemcpyDeviceToHost));
 }
 
+#define SAME_LAYOUT(Type, Field)                                               \
+  EXPECT_EQ(offsetof(::Type, Field), offsetof(cuhip_abi::Type, Field))         \
+      << #Type "::" #Field;
+#define SAME_VALUE(Enumerator)                                                 \
+  EXPECT_EQ(int(::Enumerator), int(cuhip_abi::Enumerator)) << #Enumerator;
+
+TEST(CudaAbi, MemoryStructuresAreCuda13s) {
+  EXPECT_EQ(sizeof(::cudaPitchedPtr), sizeof(cuhip_abi::cudaPitchedPtr));
+  SAME_LAYOUT(cudaPitchedPtr, ptr)
+  SAME_LAYOUT(cudaPitchedPtr, pitch)
+  SAME_LAYOUT(cudaPitchedPtr, xsize)
+  SAME_LAYOUT(cudaPitchedPtr, ysize)
+  EXPECT_EQ(sizeof(::cudaExtent), sizeof(cuhip_abi::cudaExtent));
+  SAME_LAYOUT(cudaExtent, width)
+  SAME_LAYOUT(cudaExtent, height)
+  SAME_LAYOUT(cudaExtent, depth)
+  EXPECT_EQ(sizeof(::cudaPos), sizeof(cuhip_abi::cudaPos));
+  SAME_LAYOUT(cudaPos, x)
+  SAME_LAYOUT(cudaPos, y)
+  SAME_LAYOUT(cudaPos, z)
+  EXPECT_EQ(sizeof(::cudaMemcpy3DParms), sizeof(cuhip_abi::cudaMemcpy3DParms));
+  SAME_LAYOUT(cudaMemcpy3DParms, srcArray)
+  SAME_LAYOUT(cudaMemcpy3DParms, srcPos)
+  SAME_LAYOUT(cudaMemcpy3DParms, srcPtr)
+  SAME_LAYOUT(cudaMemcpy3DParms, dstArray)
+  SAME_LAYOUT(cudaMemcpy3DParms, dstPos)
+  SAME_LAYOUT(cudaMemcpy3DParms, dstPtr)
+  SAME_LAYOUT(cudaMemcpy3DParms, extent)
+  SAME_LAYOUT(cudaMemcpy3DParms, kind)
+  EXPECT_EQ(sizeof(::cudaPointerAttributes),
+            sizeof(cuhip_abi::cudaPointerAttributes));
+  SAME_LAYOUT(cudaPointerAttributes, type)
+  SAME_LAYOUT(cudaPointerAttributes, device)
+  SAME_LAYOUT(cudaPointerAttributes, devicePointer)
+  SAME_LAYOUT(cudaPointerAttributes, hostPointer)
+  SAME_LAYOUT(cudaPointerAttributes, reserved)
+  EXPECT_EQ(sizeof(::cudaMemLocation), sizeof(cuhip_abi::cudaMemLocation));
+  SAME_LAYOUT(cudaMemLocation, type)
+  SAME_LAYOUT(cudaMemLocation, id)
+  EXPECT_EQ(sizeof(::cudaMemPoolProps), sizeof(cuhip_abi::cudaMemPoolProps));
+  SAME_LAYOUT(cudaMemPoolProps, allocType)
+  SAME_LAYOUT(cudaMemPoolProps, handleTypes)
+  SAME_LAYOUT(cudaMemPoolProps, location)
+  SAME_LAYOUT(cudaMemPoolProps, win32SecurityAttributes)
+  SAME_LAYOUT(cudaMemPoolProps, maxSize)
+  SAME_LAYOUT(cudaMemPoolProps, usage)
+  SAME_LAYOUT(cudaMemPoolProps, reserved)
+  EXPECT_EQ(sizeof(::cudaMemPool_t), sizeof(cuhip_abi::cudaMemPool_t));
+  EXPECT_EQ(sizeof(::cudaArray_t), sizeof(cuhip_abi::cudaArray_t));
+}
+
+TEST(CudaAbi, MemoryEnumsHaveTheToolkitsValues) {
+  SAME_VALUE(cudaMemoryTypeUnregistered)
+  SAME_VALUE(cudaMemoryTypeHost)
+  SAME_VALUE(cudaMemoryTypeDevice)
+  SAME_VALUE(cudaMemoryTypeManaged)
+  SAME_VALUE(cudaMemAdviseSetReadMostly)
+  SAME_VALUE(cudaMemAdviseUnsetReadMostly)
+  SAME_VALUE(cudaMemAdviseSetPreferredLocation)
+  SAME_VALUE(cudaMemAdviseUnsetPreferredLocation)
+  SAME_VALUE(cudaMemAdviseSetAccessedBy)
+  SAME_VALUE(cudaMemAdviseUnsetAccessedBy)
+  SAME_VALUE(cudaMemPoolReuseFollowEventDependencies)
+  SAME_VALUE(cudaMemPoolReuseAllowOpportunistic)
+  SAME_VALUE(cudaMemPoolReuseAllowInternalDependencies)
+  SAME_VALUE(cudaMemPoolAttrReleaseThreshold)
+  SAME_VALUE(cudaMemPoolAttrReservedMemCurrent)
+  SAME_VALUE(cudaMemPoolAttrReservedMemHigh)
+  SAME_VALUE(cudaMemPoolAttrUsedMemCurrent)
+  SAME_VALUE(cudaMemPoolAttrUsedMemHigh)
+  SAME_VALUE(cudaMemLocationTypeInvalid)
+  SAME_VALUE(cudaMemLocationTypeDevice)
+  SAME_VALUE(cudaMemLocationTypeHost)
+  SAME_VALUE(cudaMemLocationTypeHostNuma)
+  SAME_VALUE(cudaMemLocationTypeHostNumaCurrent)
+  SAME_VALUE(cudaMemAllocationTypeInvalid)
+  SAME_VALUE(cudaMemAllocationTypePinned)
+  SAME_VALUE(cudaMemAllocationTypeManaged)
+  SAME_VALUE(cudaMemHandleTypeNone)
+  SAME_VALUE(cudaMemHandleTypePosixFileDescriptor)
+  SAME_VALUE(cudaMemHandleTypeFabric)
+  EXPECT_EQ(sizeof(::cudaMemoryType), sizeof(cuhip_abi::cudaMemoryType));
+  EXPECT_EQ(sizeof(::cudaMemPoolAttr), sizeof(cuhip_abi::cudaMemPoolAttr));
+  // The flag values the core checks (Memory.cpp) are CUDA's.
+  EXPECT_EQ(cudaHostAllocPortable | cudaHostAllocMapped |
+                cudaHostAllocWriteCombined,
+            0x7);
+  EXPECT_EQ(cudaHostRegisterPortable | cudaHostRegisterMapped |
+                cudaHostRegisterIoMemory | cudaHostRegisterReadOnly,
+            0xf);
+  EXPECT_EQ(cudaHostRegisterIoMemory, 0x4);
+  EXPECT_EQ(cudaMemAttachGlobal, 0x1);
+  EXPECT_EQ(cudaMemAttachHost, 0x2);
+}
+
 TEST(CudaAbi, EveryErrorCodeHasTheToolkitsValue) {
 #define CUHIP_CUDA_ERROR(Name, Value, Desc) EXPECT_EQ(int(::Name), Value) << #Name;
 #include "cuhip/runtime/CudaErrors.def"

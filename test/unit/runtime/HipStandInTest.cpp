@@ -22,6 +22,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <vector>
 
 using namespace cuhip::rt;
 
@@ -249,6 +250,76 @@ int checkCooperative(const char *Lib) {
   return 0;
 }
 
+/// The memory family beyond hipMalloc: which HIP call each operation makes.
+/// Returns 1 + the number of the first failed check (an exit status keeps
+/// only 8 bits, too few for a bit per check), 0 if all hold.
+int checkMemoryFamily(const char *Lib) {
+  Runtime &R = Runtime::get();
+  int Failed = 0;
+  auto check = [&](bool Ok, int Number) {
+    if (!Ok && !Failed)
+      Failed = Number + 1;
+  };
+  void *Pinned = nullptr, *Dev = nullptr;
+  check(R.hostAlloc(&Pinned, 4096, /*Mapped*/ 2) == cudaSuccess &&
+            logHas(Lib, "hipHostMalloc 4096 flags 2"),
+        0);
+  check(R.hostGetDevicePointer(&Dev, static_cast<char *>(Pinned) + 16, 0) ==
+                cudaSuccess &&
+            Dev == static_cast<char *>(Pinned) + 16 &&
+            logHas(Lib, "hipHostGetDevicePointer flags 0"),
+        1);
+  check(R.free(Pinned) == cudaErrorInvalidValue, 2);
+  check(R.freeHost(Pinned) == cudaSuccess && logHas(Lib, "hipHostFree"), 3);
+
+  static char Buffer[8192];
+  check(R.hostRegister(Buffer, sizeof Buffer, /*Portable*/ 1) == cudaSuccess &&
+            logHas(Lib, "hipHostRegister 8192 flags 1"),
+        4);
+  check(R.hostRegister(Buffer, 16, 0) == cudaErrorHostMemoryAlreadyRegistered,
+        5);
+  check(R.hostUnregister(Buffer) == cudaSuccess &&
+            logHas(Lib, "hipHostUnregister"),
+        6);
+
+  void *Managed = nullptr;
+  check(R.mallocManaged(&Managed, 1000, /*Global*/ 1) == cudaSuccess &&
+            logHas(Lib, "hipMallocManaged 1000 flags 1") &&
+            R.isDeviceRange(Managed, 1000),
+        7);
+  check(R.free(Managed) == cudaSuccess, 8);
+
+  size_t Free = 0, Total = 0;
+  check(R.memGetInfo(&Free, &Total) == cudaSuccess &&
+            Total == size_t(192) << 30 && Free == size_t(100) << 30,
+        9);
+
+  // A pitched image: 2D copies and sets are single HIP calls per slice.
+  void *Img = nullptr;
+  size_t Pitch = 0;
+  check(R.mallocPitch(&Img, &Pitch, 100, 4) == cudaSuccess && Pitch == 256, 10);
+  std::vector<unsigned char> Host(100 * 4, 7);
+  PitchedSide D{Img, Pitch, 4}, S{Host.data(), 100, 4};
+  check(R.memcpy3D(D, S, 100, 4, 1, CopyKind::HostToDevice, nullptr, false) ==
+                cudaSuccess &&
+            logHas(Lib, "hipMemcpy2D dpitch 256 spitch 100 width 100 height "
+                        "4 kind 1"),
+        11);
+  // Two slices of two rows each.
+  PitchedSide D2{Img, Pitch, 2}, S2{Host.data(), 100, 2};
+  check(R.memcpy3D(S2, D2, 100, 2, 2, CopyKind::DeviceToHost, nullptr, true) ==
+                cudaSuccess &&
+            logHas(Lib, "hipMemcpy2DAsync dpitch 100 spitch 256 width 100 "
+                        "height 2 kind 2 stream (nil)"),
+        12);
+  check(R.memset3D(D, 3, 50, 4, 1, nullptr, false) == cudaSuccess &&
+            logHas(Lib, "hipMemset2D pitch 256 value 3 width 50 height 4") &&
+            static_cast<unsigned char *>(Img)[3 * 256 + 49] == 3,
+        13);
+  check(R.free(Img) == cudaSuccess, 14);
+  return Failed;
+}
+
 class HipStandInTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -283,6 +354,15 @@ TEST_F(HipStandInTest, CoreOperationsMapOntoHip) {
       "[^\n]*\n(.*\n)*cuhip: info: compiling scale.ptx for gfx942"
       "(.*\n)*cuhip: error: cooperative launch of 'scale': [^\n]* has no "
       "hipModuleLaunchCooperativeKernel");
+}
+
+TEST_F(HipStandInTest, MemoryFamilyMapsOntoHip) {
+  EXPECT_EXIT(
+      {
+        setEnvironment(STANDIN_HIP_PATH, CacheDir);
+        std::exit(checkMemoryFamily(STANDIN_HIP_PATH));
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(HipStandInTest, CooperativeLaunchPassesArgumentPointers) {

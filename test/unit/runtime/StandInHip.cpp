@@ -200,6 +200,80 @@ STANDIN_EXPORT int hipMemsetAsync(void *D, int V, size_t N, void *Stream) {
   return Success;
 }
 
+// The memory family beyond hipMalloc: host memory serves every kind.
+STANDIN_EXPORT int hipHostMalloc(void **P, size_t N, unsigned Flags) {
+  *P = std::aligned_alloc(4096, (N + 4095) & ~size_t(4095));
+  logf("hipHostMalloc %zu flags %u", N, Flags);
+  return *P ? Success : 2;
+}
+STANDIN_EXPORT int hipHostFree(void *P) {
+  std::free(P);
+  logf("hipHostFree");
+  return Success;
+}
+STANDIN_EXPORT int hipHostRegister(void *, size_t N, unsigned Flags) {
+  logf("hipHostRegister %zu flags %u", N, Flags);
+  return Success;
+}
+STANDIN_EXPORT int hipHostUnregister(void *) {
+  logf("hipHostUnregister");
+  return Success;
+}
+STANDIN_EXPORT int hipHostGetDevicePointer(void **Dev, void *Host,
+                                           unsigned Flags) {
+  *Dev = Host;
+  logf("hipHostGetDevicePointer flags %u", Flags);
+  return Success;
+}
+STANDIN_EXPORT int hipMallocManaged(void **P, size_t N, unsigned Flags) {
+  *P = std::aligned_alloc(256, (N + 255) & ~size_t(255));
+  logf("hipMallocManaged %zu flags %u", N, Flags);
+  return *P ? Success : 2;
+}
+STANDIN_EXPORT int hipMemGetInfo(size_t *Free, size_t *Total) {
+  *Total = size_t(192) << 30;
+  *Free = size_t(100) << 30;
+  logf("hipMemGetInfo");
+  return Success;
+}
+static void copyRows(void *D, size_t DPitch, const void *S, size_t SPitch,
+                     size_t W, size_t H) {
+  for (size_t Y = 0; Y < H; ++Y)
+    std::memmove(static_cast<char *>(D) + Y * DPitch,
+                 static_cast<const char *>(S) + Y * SPitch, W);
+}
+STANDIN_EXPORT int hipMemcpy2D(void *D, size_t DPitch, const void *S,
+                               size_t SPitch, size_t W, size_t H, int Kind) {
+  copyRows(D, DPitch, S, SPitch, W, H);
+  logf("hipMemcpy2D dpitch %zu spitch %zu width %zu height %zu kind %d",
+       DPitch, SPitch, W, H, Kind);
+  return Success;
+}
+STANDIN_EXPORT int hipMemcpy2DAsync(void *D, size_t DPitch, const void *S,
+                                    size_t SPitch, size_t W, size_t H,
+                                    int Kind, void *Stream) {
+  copyRows(D, DPitch, S, SPitch, W, H);
+  logf("hipMemcpy2DAsync dpitch %zu spitch %zu width %zu height %zu kind %d "
+       "stream %p",
+       DPitch, SPitch, W, H, Kind, Stream);
+  return Success;
+}
+STANDIN_EXPORT int hipMemset2D(void *D, size_t Pitch, int V, size_t W,
+                               size_t H) {
+  for (size_t Y = 0; Y < H; ++Y)
+    std::memset(static_cast<char *>(D) + Y * Pitch, V, W);
+  logf("hipMemset2D pitch %zu value %d width %zu height %zu", Pitch, V, W, H);
+  return Success;
+}
+STANDIN_EXPORT int hipMemset2DAsync(void *D, size_t Pitch, int V, size_t W,
+                                    size_t H, void *Stream) {
+  for (size_t Y = 0; Y < H; ++Y)
+    std::memset(static_cast<char *>(D) + Y * Pitch, V, W);
+  logf("hipMemset2DAsync pitch %zu value %d width %zu height %zu stream %p",
+       Pitch, V, W, H, Stream);
+  return Success;
+}
+
 STANDIN_EXPORT int hipStreamCreateWithPriority(void **S, unsigned Flags,
                                                int Priority) {
   *S = reinterpret_cast<void *>(uintptr_t(0x5000 + 16 * ++Streams));

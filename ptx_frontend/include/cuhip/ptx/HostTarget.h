@@ -358,6 +358,15 @@ llvm::Error prepareHostModule(llvm::Module &M,
                               llvm::TargetMachine *TM,
                               const HostCompileOptions &Options = {});
 
+/// A module-scope `.global` or `.const` variable of a compiled module: where
+/// the JIT placed it, so that the host can read and write it between
+/// launches (cudaMemcpyToSymbol and friends).
+struct ModuleVariable {
+  std::string Name; // the PTX name
+  void *Address = nullptr;
+  uint64_t Size = 0;
+};
+
 struct CompiledKernel {
   KernelInfo Info;
   HostKernelLayout Layout;
@@ -392,9 +401,12 @@ public:
   /// ModuleName appears in error messages.
   /// When CacheSource (the module's PTX text) is given and the compile cache
   /// is on, the result is also stored in the cache under it.
+  /// Variables, when given, receives the module's `.global` and `.const`
+  /// variables.
   llvm::Expected<std::vector<CompiledKernel>>
   compile(std::unique_ptr<llvm::LLVMContext> Ctx, LoweredModule LM,
-          const std::string &ModuleName, std::string_view CacheSource = {});
+          const std::string &ModuleName, std::string_view CacheSource = {},
+          std::vector<ModuleVariable> *Variables = nullptr);
 
   /// Turns on the on-disk compile cache in Directory (empty: off).
   void enableCompileCache(const std::string &Directory, CompileCacheLogger Log);
@@ -405,7 +417,8 @@ public:
   /// caller then compiles). Never reports PTX errors: a module that failed
   /// to compile is never cached.
   std::optional<std::vector<CompiledKernel>>
-  loadCached(std::string_view Ptx, const std::string &ModuleName);
+  loadCached(std::string_view Ptx, const std::string &ModuleName,
+             std::vector<ModuleVariable> *Variables = nullptr);
 
   /// Host CPU name and features the code is generated for.
   std::string targetDescription() const;

@@ -64,6 +64,33 @@ struct DeviceInfo {
   bool CooperativeLaunch = false; // cudaLaunchCooperativeKernel works
 };
 
+/// What cudaPointerGetAttributes reports (cudaMemoryType's values).
+enum class MemoryType : int { Unregistered = 0, Host = 1, Device = 2, Managed = 3 };
+
+struct PointerAttributes {
+  MemoryType Type = MemoryType::Unregistered;
+  int Device = -2; // what CUDA reports for memory it does not know
+  void *DevicePointer = nullptr;
+  void *HostPointer = nullptr;
+};
+
+/// One side of a 3D copy: Ptr is the first byte copied (the position
+/// already applied), rows are Pitch bytes apart and slices Pitch * Height.
+struct PitchedSide {
+  void *Ptr = nullptr;
+  size_t Pitch = 0;
+  size_t Height = 0; // rows per slice
+};
+
+/// What cudaMemPoolCreate may ask for (cudaMemPoolProps' fields).
+struct MemPoolProps {
+  int AllocType = 1;    // cudaMemAllocationTypePinned
+  int HandleTypes = 0;  // cudaMemHandleTypeNone
+  int LocationType = 1; // cudaMemLocationTypeDevice
+  int LocationId = 0;
+  size_t MaxSize = 0;   // 0: no limit
+};
+
 struct Kernel;   // a registered __global__ function
 struct Module;   // a registered fatbin
 
@@ -90,6 +117,10 @@ public:
   void registerFunction(void **Handle, const void *HostFun,
                         const char *DeviceName);
   void registerFatBinaryEnd(void **Handle);
+  /// A __device__ or __constant__ variable: HostVar is its host shadow,
+  /// whose address programs pass as the symbol (cudaMemcpyToSymbol).
+  void registerVar(void **Handle, const void *HostVar, const char *DeviceName,
+                   size_t Size, bool Constant);
   void unregisterFatBinary(void **Handle);
 
   // --- modules loaded explicitly (the driver API's cuModuleLoadData) --------
@@ -138,7 +169,7 @@ public:
   Status memcpyAsync(void *Dst, const void *Src, size_t Bytes, CopyKind Kind,
                      void *Stream);
   Status memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream);
-  /// Is [Ptr, Ptr+Bytes) inside one live allocation?
+  /// Is [Ptr, Ptr+Bytes) inside one live allocation or module variable?
   bool isDeviceRange(const void *Ptr, size_t Bytes);
   /// The live allocation that holds Ptr (cuMemGetAddressRange);
   /// cudaErrorInvalidValue if none does.
@@ -150,6 +181,66 @@ public:
   /// cudaErrorInvalidValue for a range that overlaps an allocation.
   Status registerDeviceRange(void *Base, size_t Bytes);
   Status unregisterDeviceRange(void *Base);
+
+  // --- the rest of the memory family (Memory.cpp) ---------------------------
+  // Page-locked, registered and managed memory: on the CPU backend it is
+  // device memory too (kernels may use it, memcheck accepts it), so every
+  // flag works; on the HIP backend these are hipHostMalloc, hipHostRegister
+  // and hipMallocManaged (cudaErrorNotSupported if the library lacks them).
+  Status hostAlloc(void **Ptr, size_t Bytes, unsigned Flags);
+  Status freeHost(void *Ptr);
+  Status hostRegister(void *Ptr, size_t Bytes, unsigned Flags);
+  Status hostUnregister(void *Ptr);
+  Status hostGetDevicePointer(void **DevPtr, void *HostPtr, unsigned Flags);
+  Status hostGetFlags(unsigned *Flags, void *HostPtr);
+  Status mallocManaged(void **Ptr, size_t Bytes, unsigned Flags);
+  /// cudaMemAdvise and cudaMemPrefetchAsync: hints, validated and dropped
+  /// (managed memory never moves here).
+  Status memAdvise(const void *Ptr, size_t Bytes, int Advice, int LocationType,
+                   int LocationId);
+  Status memPrefetchAsync(const void *Ptr, size_t Bytes, int LocationType,
+                          int LocationId, unsigned Flags, void *Stream);
+  Status pointerGetAttributes(PointerAttributes *Attr, const void *Ptr);
+  Status memGetInfo(size_t *Free, size_t *Total);
+  Status mallocPitch(void **Ptr, size_t *Pitch, size_t WidthBytes,
+                     size_t Height);
+  /// Copies Depth slices of Height rows of WidthBytes between two pitched
+  /// regions (cudaMemcpy2D/3D and their Async forms; a plain copy is one
+  /// row). Async enqueues on Stream, otherwise on the legacy stream and
+  /// waits.
+  Status memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
+                  size_t Height, size_t Depth, CopyKind Kind, void *Stream,
+                  bool Async);
+  Status memset3D(PitchedSide Dst, int Value, size_t WidthBytes, size_t Height,
+                  size_t Depth, void *Stream, bool Async);
+  Status memcpyPeer(void *Dst, int DstDevice, const void *Src, int SrcDevice,
+                    size_t Bytes, void *Stream, bool Async);
+  /// The device address and size of the variable registered for Symbol (a
+  /// host shadow address); cudaErrorInvalidSymbol if there is none.
+  Status symbolAddress(const void *Symbol, void **DevPtr, size_t *Size);
+  Status memcpyToSymbol(const void *Symbol, const void *Src, size_t Bytes,
+                        size_t Offset, CopyKind Kind, void *Stream, bool Async);
+  Status memcpyFromSymbol(void *Dst, const void *Symbol, size_t Bytes,
+                          size_t Offset, CopyKind Kind, void *Stream,
+                          bool Async);
+
+  // Stream-ordered allocation. Pools are handles (cudaMemPool_t); a null
+  // Pool in mallocFromPoolAsync means the device's current pool. Freed
+  // blocks stay reserved in their pool while its reserved size is within
+  // the release threshold (cudaMemPoolAttrReleaseThreshold) and are reused.
+  Status deviceGetDefaultMemPool(void **Pool, int Device);
+  Status deviceGetMemPool(void **Pool, int Device);
+  Status deviceSetMemPool(int Device, void *Pool);
+  Status memPoolCreate(void **Pool, const MemPoolProps &Props);
+  Status memPoolDestroy(void *Pool);
+  Status mallocFromPoolAsync(void **Ptr, size_t Bytes, void *Pool,
+                             void *Stream);
+  Status freeAsync(void *Ptr, void *Stream);
+  /// Attr is a cudaMemPoolAttr; Value points at an int (the reuse flags) or
+  /// a uint64_t (threshold and counters), as in CUDA.
+  Status memPoolSetAttribute(void *Pool, int Attr, const void *Value);
+  Status memPoolGetAttribute(void *Pool, int Attr, void *Value);
+  Status memPoolTrimTo(void *Pool, size_t MinBytesToKeep);
 
   // --- streams and events ----------------------------------------------------
   // Stream arguments are cudaStream_t values: nullptr and cudaStreamLegacy
@@ -206,6 +297,7 @@ public:
   int driverVersion() const { return 13000; }
 
 private:
+  friend struct CoreAccess; // the core's own files (Memory.cpp)
   Runtime();
   ~Runtime();
   struct Impl;

@@ -1,0 +1,46 @@
+//===- CoreAccess.h - What the core's own files share with Runtime.cpp ----===//
+//
+// Runtime.cpp owns the allocation table, the streams and the backend choice;
+// the memory family in Memory.cpp builds on them through these functions
+// instead of reaching into Runtime::Impl, so the two files stay apart. Not
+// installed: nothing outside runtime/lib includes this.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "cuhip/runtime/Runtime.h"
+
+namespace cuhip::rt {
+
+class HipBackend;
+
+struct CoreAccess {
+  /// The HIP backend when it runs the kernels, else null.
+  static HipBackend *hip(Runtime &R);
+  /// The HIP stream of a cudaStream_t (null on the CPU backend), or
+  /// cudaErrorInvalidResourceHandle.
+  static Status resolveStream(Runtime &R, void *Stream, void **HipStream);
+  /// Makes a kernel fault that a HIP call reports sticky.
+  static Status deviceResult(Runtime &R, Status S);
+  /// Adds memory the runtime did not allocate (registered host memory) to
+  /// the allocation table, so that copies and memcheck accept it.
+  static void trackRange(Runtime &R, void *Ptr, size_t Bytes);
+  static void untrackRange(Runtime &R, void *Ptr);
+  /// Frees an allocation of Runtime::malloc without asking Memory.cpp who
+  /// owns it (what Runtime::free does first).
+  static Status release(Runtime &R, void *Ptr);
+  /// The allocation that contains Ptr, if any.
+  static bool findAllocation(Runtime &R, const void *Ptr, void **Base,
+                             size_t *Bytes);
+  /// The bytes in the allocation table.
+  static size_t trackedBytes(Runtime &R);
+};
+
+/// What Runtime::free does with Ptr, as Memory.cpp decides: free it (a
+/// cudaMalloc or managed allocation), refuse it (page-locked host memory,
+/// registered memory: cudaErrorInvalidValue), or nothing more (a pool
+/// allocation, which went back to its pool).
+enum class FreeDecision { Release, Refuse, Done };
+FreeDecision decideFree(Runtime &R, void *Ptr);
+
+} // namespace cuhip::rt

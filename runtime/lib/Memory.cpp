@@ -1,0 +1,976 @@
+//===- Memory.cpp - Host, managed, pitched and pooled memory --------------===//
+//
+// The memory family beyond cudaMalloc: page-locked and registered host
+// memory, managed memory, pitched 2D/3D copies and sets, peer copies,
+// device variables by symbol, memory information and stream-ordered
+// allocation from memory pools. On the CPU backend device memory is host
+// memory, so page-locked, registered and managed memory all enter the core's
+// allocation table (copies, kernels and memcheck accept them) and a table
+// here remembers what each one is, which decides what cudaFree may do with
+// it. Pools keep freed blocks reserved up to their release threshold and
+// hand them out again; as every stream operation completes when it is
+// enqueued here, a block freed on one stream is at once free for all. On
+// the HIP backend page-locked, registered and managed memory and 2D copies
+// and sets are HIP's own calls (where the library has them).
+//
+//===----------------------------------------------------------------------===//
+#include "CoreAccess.h"
+#include "HipBackend.h"
+
+#include "cuhip/runtime/Log.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <unistd.h>
+
+namespace cuhip::rt {
+
+namespace {
+
+// cudaHostAlloc* and cudaHostRegister* flags.
+constexpr unsigned HostAllocFlagsMask = 0x7;
+constexpr unsigned HostRegisterIoMemory = 0x4, HostRegisterFlagsMask = 0xf;
+// cudaMemAttachGlobal, cudaMemAttachHost.
+constexpr unsigned MemAttachGlobal = 0x1, MemAttachHost = 0x2;
+// cudaMemLocationType.
+enum : int {
+  LocationNone = 0,
+  LocationDevice = 1,
+  LocationHost = 2,
+  LocationHostNuma = 3,
+  LocationHostNumaCurrent = 4,
+};
+// cudaMemPoolAttr.
+enum : int {
+  PoolReuseFollowEventDependencies = 1,
+  PoolReuseAllowOpportunistic = 2,
+  PoolReuseAllowInternalDependencies = 3,
+  PoolReleaseThreshold = 4,
+  PoolReservedMemCurrent = 5,
+  PoolReservedMemHigh = 6,
+  PoolUsedMemCurrent = 7,
+  PoolUsedMemHigh = 8,
+};
+
+struct MemPool {
+  MemPoolProps Props;
+  bool Destroyed = false;
+  uint64_t Threshold = 0;
+  uint64_t Reserved = 0, ReservedHigh = 0, Used = 0, UsedHigh = 0;
+  int Reuse[3] = {1, 1, 1}; // the three reuse attributes, in order
+  /// Freed blocks still reserved, by size.
+  std::multimap<size_t, void *> Cached;
+};
+
+enum class BlockKind { Pinned, Registered, Managed, Pool };
+
+/// Memory that is not a plain cudaMalloc allocation.
+struct Block {
+  BlockKind Kind;
+  size_t Bytes;
+  unsigned Flags = 0;
+  MemPool *Pool = nullptr; // BlockKind::Pool
+  bool Cached = false;     // a pool block that was freed
+  bool Tracked = true;     // in the core's allocation table
+};
+
+struct MemoryTables {
+  std::mutex Lock; // taken before the core's allocation lock, never after
+  std::map<uintptr_t, Block> Blocks; // base -> block
+  MemPool DefaultPool;
+  MemPool *Current = &DefaultPool;
+  std::set<MemPool *> Pools{&DefaultPool};
+
+  /// The block that contains Ptr.
+  std::map<uintptr_t, Block>::iterator containing(const void *Ptr) {
+    uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
+    auto It = Blocks.upper_bound(A);
+    if (It == Blocks.begin())
+      return Blocks.end();
+    --It;
+    return A - It->first < std::max<size_t>(It->second.Bytes, 1) ? It
+                                                                  : Blocks.end();
+  }
+  /// Does [Ptr, Ptr+Bytes) overlap a page-locked or registered block?
+  bool overlapsHostBlock(const void *Ptr, size_t Bytes) {
+    uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
+    for (const auto &[Base, B] : Blocks)
+      if ((B.Kind == BlockKind::Pinned || B.Kind == BlockKind::Registered) &&
+          A < Base + B.Bytes && Base < A + Bytes)
+        return true;
+    return false;
+  }
+};
+
+MemoryTables &tables() {
+  // Leaked like the runtime: programs free memory from atexit handlers.
+  static MemoryTables *T = new MemoryTables;
+  return *T;
+}
+
+/// Logs once per function that the HIP backend cannot do it yet.
+Status notOnHip(Runtime &R, const char *What) {
+  static std::mutex Lock;
+  static std::set<std::string> Logged;
+  std::lock_guard<std::mutex> G(Lock);
+  if (Logged.insert(What).second)
+    CUHIP_ERROR("%s is not implemented for the HIP backend; use "
+                "CUHIP_BACKEND=cpu",
+                What);
+  return R.record(cudaErrorNotSupported);
+}
+
+Status checkDevice(int Device, Runtime &R) {
+  if (Device < 0 || Device >= R.deviceCount())
+    return cudaErrorInvalidDevice;
+  return cudaSuccess;
+}
+
+/// Releases a pool's cached blocks, largest first, until at most Keep bytes
+/// stay reserved. Called with the tables locked.
+void shrinkPool(Runtime &R, MemoryTables &T, MemPool &Pool, uint64_t Keep) {
+  while (Pool.Reserved > Keep && !Pool.Cached.empty()) {
+    auto It = std::prev(Pool.Cached.end());
+    void *Ptr = It->second;
+    Pool.Reserved -= It->first;
+    Pool.Cached.erase(It);
+    T.Blocks.erase(reinterpret_cast<uintptr_t>(Ptr));
+    CoreAccess::release(R, Ptr);
+  }
+}
+
+/// Gives a live pool block back to its pool. Called with the tables locked.
+void returnToPool(Runtime &R, MemoryTables &T, uintptr_t Base, Block &B) {
+  MemPool *Pool = B.Pool;
+  Pool->Used -= B.Bytes;
+  if (Pool->Destroyed) {
+    // The pool went away while this block was live: it goes with it.
+    Pool->Reserved -= B.Bytes;
+    T.Blocks.erase(Base);
+    CoreAccess::release(R, reinterpret_cast<void *>(Base));
+    if (Pool->Used == 0)
+      delete Pool;
+    return;
+  }
+  B.Cached = true;
+  Pool->Cached.emplace(B.Bytes, reinterpret_cast<void *>(Base));
+  shrinkPool(R, T, *Pool, Pool->Threshold);
+}
+
+MemPool *livePool(MemoryTables &T, void *Handle) {
+  auto *Pool = static_cast<MemPool *>(Handle);
+  return T.Pools.count(Pool) ? Pool : nullptr;
+}
+
+} // namespace
+
+FreeDecision decideFree(Runtime &R, void *Ptr) {
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  auto It = T.Blocks.find(reinterpret_cast<uintptr_t>(Ptr));
+  if (It == T.Blocks.end())
+    return FreeDecision::Release;
+  switch (It->second.Kind) {
+  case BlockKind::Managed:
+    T.Blocks.erase(It);
+    return FreeDecision::Release;
+  case BlockKind::Pool:
+    if (It->second.Cached)
+      return FreeDecision::Refuse; // freed already
+    returnToPool(R, T, It->first, It->second);
+    return FreeDecision::Done;
+  case BlockKind::Pinned:
+  case BlockKind::Registered:
+    break;
+  }
+  return FreeDecision::Refuse;
+}
+
+//===----------------------------------------------------------------------===//
+// Page-locked, registered and managed memory
+//===----------------------------------------------------------------------===//
+
+Status Runtime::hostAlloc(void **Ptr, size_t Bytes, unsigned Flags) {
+  if (!Ptr || (Flags & ~HostAllocFlagsMask))
+    return record(cudaErrorInvalidValue);
+  *Ptr = nullptr;
+  if (Status S = deviceStatus())
+    return record(S);
+  if (Bytes == 0)
+    return cudaSuccess;
+  MemoryTables &T = tables();
+  Block B{BlockKind::Pinned, Bytes, Flags};
+  void *Mem = nullptr;
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    // HIP's own page-locked memory, which HIP's copies know.
+    Status S = Hip->hostMalloc(&Mem, Bytes, Flags);
+    if (S == cudaErrorNotSupported)
+      return notOnHip(*this, "cudaHostAlloc (the HIP library lacks "
+                             "hipHostMalloc)");
+    if (S)
+      return record(S);
+    B.Tracked = false;
+  } else if (Status S = malloc(&Mem, Bytes)) {
+    return S;
+  }
+  std::lock_guard<std::mutex> G(T.Lock);
+  T.Blocks[reinterpret_cast<uintptr_t>(Mem)] = B;
+  *Ptr = Mem;
+  return cudaSuccess;
+}
+
+Status Runtime::freeHost(void *Ptr) {
+  if (!Ptr)
+    return cudaSuccess;
+  if (Status S = deviceStatus())
+    return record(S);
+  MemoryTables &T = tables();
+  bool Tracked;
+  {
+    std::lock_guard<std::mutex> G(T.Lock);
+    auto It = T.Blocks.find(reinterpret_cast<uintptr_t>(Ptr));
+    if (It == T.Blocks.end() || It->second.Kind != BlockKind::Pinned) {
+      CUHIP_DEBUG("cudaFreeHost(%p): not page-locked memory of "
+                  "cudaMallocHost or cudaHostAlloc",
+                  Ptr);
+      return record(cudaErrorInvalidValue);
+    }
+    Tracked = It->second.Tracked;
+    T.Blocks.erase(It);
+  }
+  if (!Tracked)
+    return record(CoreAccess::hip(*this)->hostFree(Ptr));
+  return CoreAccess::release(*this, Ptr);
+}
+
+Status Runtime::hostRegister(void *Ptr, size_t Bytes, unsigned Flags) {
+  if (!Ptr || Bytes == 0 || (Flags & ~HostRegisterFlagsMask))
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (Flags & HostRegisterIoMemory) {
+    CUHIP_ERROR("cudaHostRegister: cudaHostRegisterIoMemory (device I/O "
+                "memory) is not supported");
+    return record(cudaErrorNotSupported);
+  }
+  HipBackend *Hip = CoreAccess::hip(*this);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  if (T.overlapsHostBlock(Ptr, Bytes))
+    return record(cudaErrorHostMemoryAlreadyRegistered);
+  void *Base;
+  size_t Size;
+  const char *P = static_cast<const char *>(Ptr);
+  if (CoreAccess::findAllocation(*this, P, &Base, &Size) ||
+      CoreAccess::findAllocation(*this, P + Bytes - 1, &Base, &Size)) {
+    // Device (or managed) memory is not host memory to register.
+    return record(cudaErrorInvalidValue);
+  }
+  Block B{BlockKind::Registered, Bytes, Flags};
+  B.Tracked = !Hip;
+  if (Hip) {
+    Status S = Hip->hostRegister(Ptr, Bytes, Flags);
+    if (S == cudaErrorNotSupported)
+      return notOnHip(*this, "cudaHostRegister (the HIP library lacks "
+                             "hipHostRegister)");
+    if (S)
+      return record(S);
+  } else {
+    CoreAccess::trackRange(*this, Ptr, Bytes);
+  }
+  T.Blocks[reinterpret_cast<uintptr_t>(Ptr)] = B;
+  return cudaSuccess;
+}
+
+Status Runtime::hostUnregister(void *Ptr) {
+  if (!Ptr)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  auto It = T.Blocks.find(reinterpret_cast<uintptr_t>(Ptr));
+  if (It == T.Blocks.end() || It->second.Kind != BlockKind::Registered)
+    return record(cudaErrorHostMemoryNotRegistered);
+  bool Tracked = It->second.Tracked;
+  T.Blocks.erase(It);
+  if (!Tracked)
+    return record(CoreAccess::hip(*this)->hostUnregister(Ptr));
+  CoreAccess::untrackRange(*this, Ptr);
+  return cudaSuccess;
+}
+
+Status Runtime::hostGetDevicePointer(void **DevPtr, void *HostPtr,
+                                     unsigned Flags) {
+  if (!DevPtr || !HostPtr || Flags != 0)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  auto It = T.containing(HostPtr);
+  if (It == T.Blocks.end() || (It->second.Kind != BlockKind::Pinned &&
+                               It->second.Kind != BlockKind::Registered))
+    return record(cudaErrorInvalidValue);
+  if (!It->second.Tracked) {
+    // HIP maps the whole block; an inner pointer keeps its offset.
+    void *Base = nullptr;
+    if (Status S = CoreAccess::hip(*this)->hostGetDevicePointer(
+            &Base, reinterpret_cast<void *>(It->first)))
+      return record(S);
+    *DevPtr = static_cast<char *>(Base) +
+              (reinterpret_cast<uintptr_t>(HostPtr) - It->first);
+    return cudaSuccess;
+  }
+  // The CPU backend's kernels address host memory directly.
+  *DevPtr = HostPtr;
+  return cudaSuccess;
+}
+
+Status Runtime::hostGetFlags(unsigned *Flags, void *HostPtr) {
+  if (!Flags || !HostPtr)
+    return record(cudaErrorInvalidValue);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  auto It = T.containing(HostPtr);
+  if (It == T.Blocks.end() || (It->second.Kind != BlockKind::Pinned &&
+                               It->second.Kind != BlockKind::Registered))
+    return record(cudaErrorInvalidValue);
+  *Flags = It->second.Flags;
+  return cudaSuccess;
+}
+
+Status Runtime::mallocManaged(void **Ptr, size_t Bytes, unsigned Flags) {
+  if (!Ptr || Bytes == 0 || (Flags != MemAttachGlobal && Flags != MemAttachHost))
+    return record(cudaErrorInvalidValue);
+  *Ptr = nullptr;
+  if (Status S = deviceStatus())
+    return record(S);
+  void *Mem;
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    Status S = Hip->mallocManaged(&Mem, Bytes, Flags);
+    if (S == cudaErrorNotSupported)
+      return notOnHip(*this, "cudaMallocManaged (the HIP library lacks "
+                             "hipMallocManaged)");
+    if (S)
+      return record(S);
+    // In the allocation table like hipMalloc memory; hipFree frees it.
+    CoreAccess::trackRange(*this, Mem, Bytes);
+  } else if (Status S = malloc(&Mem, Bytes)) {
+    return S;
+  }
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  T.Blocks[reinterpret_cast<uintptr_t>(Mem)] = {BlockKind::Managed, Bytes,
+                                                Flags};
+  *Ptr = Mem;
+  return cudaSuccess;
+}
+
+/// Is [Ptr, Ptr+Bytes) inside one managed allocation?
+static bool isManagedRange(const void *Ptr, size_t Bytes) {
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  auto It = T.containing(Ptr);
+  if (It == T.Blocks.end() || It->second.Kind != BlockKind::Managed)
+    return false;
+  size_t Offset = reinterpret_cast<uintptr_t>(Ptr) - It->first;
+  return Bytes <= It->second.Bytes - Offset;
+}
+
+/// The checks of a memory location argument (cudaMemLocation).
+static Status checkLocation(Runtime &R, int Type, int Id) {
+  switch (Type) {
+  case LocationDevice:
+    return checkDevice(Id, R);
+  case LocationHost:
+  case LocationHostNuma:
+  case LocationHostNumaCurrent:
+    return cudaSuccess;
+  default:
+    return cudaErrorInvalidValue;
+  }
+}
+
+Status Runtime::memAdvise(const void *Ptr, size_t Bytes, int Advice,
+                          int LocationType, int LocationId) {
+  if (!Ptr || Bytes == 0 || Advice < 1 || Advice > 6)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  // Setting a preferred location or an accessor names a location.
+  bool NamesLocation = Advice == 3 || Advice == 5;
+  if (NamesLocation)
+    if (Status S = checkLocation(*this, LocationType, LocationId))
+      return record(S);
+  if (!isManagedRange(Ptr, Bytes))
+    return record(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+Status Runtime::memPrefetchAsync(const void *Ptr, size_t Bytes,
+                                 int LocationType, int LocationId,
+                                 unsigned Flags, void *Stream) {
+  if (!Ptr || Bytes == 0 || Flags != 0)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (Status S = checkLocation(*this, LocationType, LocationId))
+    return record(S);
+  void *HipStream;
+  if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
+    return record(S);
+  if (!isManagedRange(Ptr, Bytes))
+    return record(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+Status Runtime::pointerGetAttributes(PointerAttributes *Attr, const void *Ptr) {
+  if (!Attr)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  *Attr = PointerAttributes();
+  void *P = const_cast<void *>(Ptr);
+  {
+    MemoryTables &T = tables();
+    std::lock_guard<std::mutex> G(T.Lock);
+    auto It = T.containing(Ptr);
+    if (It != T.Blocks.end() && !It->second.Cached) {
+      const Block &B = It->second;
+      Attr->Device = 0;
+      switch (B.Kind) {
+      case BlockKind::Pinned:
+      case BlockKind::Registered:
+        Attr->Type = MemoryType::Host;
+        Attr->HostPointer = P;
+        Attr->DevicePointer = B.Tracked ? P : nullptr;
+        return cudaSuccess;
+      case BlockKind::Managed:
+        Attr->Type = MemoryType::Managed;
+        Attr->HostPointer = Attr->DevicePointer = P;
+        return cudaSuccess;
+      case BlockKind::Pool:
+        Attr->Type = MemoryType::Device;
+        Attr->DevicePointer = P;
+        return cudaSuccess;
+      }
+    }
+  }
+  void *Base;
+  size_t Size;
+  if (CoreAccess::findAllocation(*this, Ptr, &Base, &Size)) {
+    Attr->Type = MemoryType::Device;
+    Attr->Device = 0;
+    Attr->DevicePointer = P;
+    return cudaSuccess;
+  }
+  // CUDA 11 and later: memory CUDA does not know is "unregistered", and the
+  // host may use the pointer as it is.
+  Attr->HostPointer = P;
+  return cudaSuccess;
+}
+
+Status Runtime::memGetInfo(size_t *Free, size_t *Total) {
+  if (!Free || !Total)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    Status S = Hip->memGetInfo(Free, Total);
+    if (S != cudaErrorNotSupported)
+      return record(S);
+  }
+  size_t TotalBytes = deviceInfo(0).TotalGlobalMem;
+  size_t Used = CoreAccess::trackedBytes(*this);
+  {
+    // Page-locked and registered memory is the host's, not the device's.
+    MemoryTables &T = tables();
+    std::lock_guard<std::mutex> G(T.Lock);
+    for (const auto &[Base, B] : T.Blocks)
+      if ((B.Kind == BlockKind::Registered || B.Kind == BlockKind::Pinned) &&
+          B.Tracked)
+        Used -= std::min(Used, B.Bytes);
+  }
+  size_t FreeBytes = TotalBytes - std::min(TotalBytes, Used);
+  if (!CoreAccess::hip(*this)) {
+    // Device memory is the host's: never promise more than it has free.
+    long Pages = sysconf(_SC_AVPHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+    if (Pages > 0 && PageSize > 0)
+      FreeBytes = std::min(FreeBytes, size_t(Pages) * size_t(PageSize));
+  }
+  *Free = FreeBytes;
+  *Total = TotalBytes;
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Pitched memory, 2D/3D copies and sets, peer copies
+//===----------------------------------------------------------------------===//
+
+/// Rows of pitched allocations start 256 bytes apart at least, as cudaMalloc
+/// aligns allocations, so each row is as aligned as the allocation.
+static constexpr size_t PitchAlignment = 256;
+
+Status Runtime::mallocPitch(void **Ptr, size_t *Pitch, size_t WidthBytes,
+                            size_t Height) {
+  if (!Ptr || !Pitch)
+    return record(cudaErrorInvalidValue);
+  *Ptr = nullptr;
+  size_t P = (WidthBytes + PitchAlignment - 1) & ~(PitchAlignment - 1);
+  if (P < WidthBytes || (Height && P > SIZE_MAX / Height))
+    return record(cudaErrorMemoryAllocation);
+  *Pitch = P;
+  return malloc(Ptr, P * Height);
+}
+
+namespace {
+/// The bytes a pitched region spans from its first byte.
+bool regionSpan(const PitchedSide &S, size_t Width, size_t Height,
+                size_t Depth, size_t &Span) {
+  // (Depth - 1) slices, (Height - 1) rows, one row of Width.
+  __uint128_t Bytes = __uint128_t(Depth - 1) * S.Pitch * S.Height +
+                      __uint128_t(Height - 1) * S.Pitch + Width;
+  if (Bytes > SIZE_MAX)
+    return false;
+  Span = size_t(Bytes);
+  return true;
+}
+
+/// Does a side of a copy that must be device memory lie in one allocation?
+/// A side the kind says is host memory is the program's business.
+bool deviceSideOk(Runtime &R, const PitchedSide &S, size_t Width,
+                  size_t Height, size_t Depth, bool MustBeDevice) {
+  size_t Span;
+  if (!regionSpan(S, Width, Height, Depth, Span))
+    return false;
+  if (MustBeDevice)
+    return R.isDeviceRange(S.Ptr, Span);
+  // cudaMemcpyDefault: a range that starts in an allocation must end in it.
+  void *Base;
+  size_t Bytes;
+  if (CoreAccess::findAllocation(R, S.Ptr, &Base, &Bytes))
+    return R.isDeviceRange(S.Ptr, Span);
+  return true;
+}
+} // namespace
+
+Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
+                         size_t Height, size_t Depth, CopyKind Kind,
+                         void *Stream, bool Async) {
+  int K = static_cast<int>(Kind);
+  if (K < 0 || K > 4)
+    return record(cudaErrorInvalidMemcpyDirection);
+  if (Status S = deviceStatus())
+    return record(S);
+  void *HipStream = nullptr;
+  if (Async)
+    if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
+      return record(S);
+  if (WidthBytes == 0 || Height == 0 || Depth == 0)
+    return cudaSuccess;
+  if (!Dst.Ptr || !Src.Ptr)
+    return record(cudaErrorInvalidValue);
+  // A pitch narrower than a row, or (where rows are several) wider than
+  // cudaDeviceProp::memPitch allows, is an invalid pitch.
+  constexpr size_t MaxPitch = 0x7fffffff;
+  bool MultiRow = Height > 1 || Depth > 1;
+  if (Dst.Pitch < WidthBytes || Src.Pitch < WidthBytes ||
+      (MultiRow && (Dst.Pitch > MaxPitch || Src.Pitch > MaxPitch)))
+    return record(cudaErrorInvalidPitchValue);
+  if (Depth > 1 && (Dst.Height < Height || Src.Height < Height))
+    return record(cudaErrorInvalidValue);
+  if (Status S = stickyError())
+    return record(S);
+  bool DstDev = Kind == CopyKind::HostToDevice || Kind == CopyKind::DeviceToDevice;
+  bool SrcDev = Kind == CopyKind::DeviceToHost || Kind == CopyKind::DeviceToDevice;
+  bool Default = Kind == CopyKind::Default;
+  if ((DstDev || Default) &&
+      !deviceSideOk(*this, Dst, WidthBytes, Height, Depth, DstDev))
+    return record(cudaErrorInvalidValue);
+  if ((SrcDev || Default) &&
+      !deviceSideOk(*this, Src, WidthBytes, Height, Depth, SrcDev))
+    return record(cudaErrorInvalidValue);
+
+  HipBackend *Hip = CoreAccess::hip(*this);
+  auto copy = [&](char *D, const char *S, size_t N) -> Status {
+    if (!Hip) {
+      std::memmove(D, S, N);
+      return cudaSuccess;
+    }
+    return Async ? Hip->memcpyAsync(D, S, N, Kind, HipStream)
+                 : CoreAccess::deviceResult(*this, Hip->memcpy(D, S, N, Kind));
+  };
+  // Rows that follow each other without a gap on both sides are one copy.
+  bool DstDense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
+  bool SrcDense = Src.Pitch == WidthBytes && (Depth == 1 || Src.Height == Height);
+  if ((DstDense && SrcDense) || !MultiRow)
+    return record(copy(static_cast<char *>(Dst.Ptr),
+                       static_cast<const char *>(Src.Ptr),
+                       WidthBytes * Height * Depth));
+  for (size_t Z = 0; Z < Depth; ++Z) {
+    char *D = static_cast<char *>(Dst.Ptr) + Z * Dst.Height * Dst.Pitch;
+    const char *S =
+        static_cast<const char *>(Src.Ptr) + Z * Src.Height * Src.Pitch;
+    if (Hip) {
+      // A slice is one of HIP's 2D copies where the library has them.
+      Status St = Hip->memcpy2D(D, Dst.Pitch, S, Src.Pitch, WidthBytes,
+                                Height, Kind, HipStream, Async);
+      if (!Async)
+        St = CoreAccess::deviceResult(*this, St);
+      if (St != cudaErrorNotSupported) {
+        if (St)
+          return record(St);
+        continue;
+      }
+    }
+    for (size_t Y = 0; Y < Height; ++Y) {
+      char *D = static_cast<char *>(Dst.Ptr) + (Z * Dst.Height + Y) * Dst.Pitch;
+      const char *S =
+          static_cast<const char *>(Src.Ptr) + (Z * Src.Height + Y) * Src.Pitch;
+      if (Status St = copy(D, S, WidthBytes))
+        return record(St);
+    }
+  }
+  return cudaSuccess;
+}
+
+Status Runtime::memset3D(PitchedSide Dst, int Value, size_t WidthBytes,
+                         size_t Height, size_t Depth, void *Stream,
+                         bool Async) {
+  if (Status S = deviceStatus())
+    return record(S);
+  void *HipStream = nullptr;
+  if (Async)
+    if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
+      return record(S);
+  if (WidthBytes == 0 || Height == 0 || Depth == 0)
+    return cudaSuccess;
+  bool MultiRow = Height > 1 || Depth > 1;
+  if (!Dst.Ptr || Dst.Pitch < WidthBytes ||
+      (Depth > 1 && Dst.Height < Height))
+    return record(cudaErrorInvalidValue);
+  if (Status S = stickyError())
+    return record(S);
+  if (!deviceSideOk(*this, Dst, WidthBytes, Height, Depth, true))
+    return record(cudaErrorInvalidValue);
+  HipBackend *Hip = CoreAccess::hip(*this);
+  auto set = [&](char *D, size_t N) -> Status {
+    if (!Hip) {
+      std::memset(D, Value, N);
+      return cudaSuccess;
+    }
+    return Async ? Hip->memsetAsync(D, Value, N, HipStream)
+                 : CoreAccess::deviceResult(*this, Hip->memset(D, Value, N));
+  };
+  bool Dense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
+  if (Dense || !MultiRow)
+    return record(set(static_cast<char *>(Dst.Ptr), WidthBytes * Height * Depth));
+  for (size_t Z = 0; Z < Depth; ++Z) {
+    char *Slice = static_cast<char *>(Dst.Ptr) + Z * Dst.Height * Dst.Pitch;
+    if (Hip) {
+      Status St = Hip->memset2D(Slice, Dst.Pitch, Value, WidthBytes, Height,
+                                HipStream, Async);
+      if (!Async)
+        St = CoreAccess::deviceResult(*this, St);
+      if (St != cudaErrorNotSupported) {
+        if (St)
+          return record(St);
+        continue;
+      }
+    }
+    for (size_t Y = 0; Y < Height; ++Y)
+      if (Status St = set(Slice + Y * Dst.Pitch, WidthBytes))
+        return record(St);
+  }
+  return cudaSuccess;
+}
+
+Status Runtime::memcpyPeer(void *Dst, int DstDevice, const void *Src,
+                           int SrcDevice, size_t Bytes, void *Stream,
+                           bool Async) {
+  if (Status S = deviceStatus())
+    return record(S);
+  if (checkDevice(DstDevice, *this) || checkDevice(SrcDevice, *this))
+    return record(cudaErrorInvalidDevice);
+  PitchedSide D{Dst, Bytes, 1}, S{const_cast<void *>(Src), Bytes, 1};
+  return memcpy3D(D, S, Bytes, 1, 1, CopyKind::DeviceToDevice, Stream, Async);
+}
+
+//===----------------------------------------------------------------------===//
+// Device variables
+//===----------------------------------------------------------------------===//
+
+Status Runtime::memcpyToSymbol(const void *Symbol, const void *Src,
+                               size_t Bytes, size_t Offset, CopyKind Kind,
+                               void *Stream, bool Async) {
+  // The source may be host or device memory; the symbol is the device side.
+  if (Kind != CopyKind::HostToDevice && Kind != CopyKind::DeviceToDevice &&
+      Kind != CopyKind::Default)
+    return record(cudaErrorInvalidMemcpyDirection);
+  void *Addr;
+  size_t Size;
+  if (Status S = symbolAddress(Symbol, &Addr, &Size))
+    return S;
+  if (Offset > Size || Bytes > Size - Offset)
+    return record(cudaErrorInvalidValue);
+  char *Dst = static_cast<char *>(Addr) + Offset;
+  PitchedSide D{Dst, Bytes, 1}, S{const_cast<void *>(Src), Bytes, 1};
+  return memcpy3D(D, S, Bytes, 1, 1, Kind, Stream, Async);
+}
+
+Status Runtime::memcpyFromSymbol(void *Dst, const void *Symbol, size_t Bytes,
+                                 size_t Offset, CopyKind Kind, void *Stream,
+                                 bool Async) {
+  if (Kind != CopyKind::DeviceToHost && Kind != CopyKind::DeviceToDevice &&
+      Kind != CopyKind::Default)
+    return record(cudaErrorInvalidMemcpyDirection);
+  void *Addr;
+  size_t Size;
+  if (Status S = symbolAddress(Symbol, &Addr, &Size))
+    return S;
+  if (Offset > Size || Bytes > Size - Offset)
+    return record(cudaErrorInvalidValue);
+  const char *Src = static_cast<const char *>(Addr) + Offset;
+  PitchedSide D{Dst, Bytes, 1}, S{const_cast<char *>(Src), Bytes, 1};
+  return memcpy3D(D, S, Bytes, 1, 1, Kind, Stream, Async);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory pools and stream-ordered allocation
+//===----------------------------------------------------------------------===//
+
+Status Runtime::deviceGetDefaultMemPool(void **Pool, int Device) {
+  if (!Pool)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (Status S = checkDevice(Device, *this))
+    return record(S);
+  *Pool = &tables().DefaultPool;
+  return cudaSuccess;
+}
+
+Status Runtime::deviceGetMemPool(void **Pool, int Device) {
+  if (!Pool)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (Status S = checkDevice(Device, *this))
+    return record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  *Pool = T.Current;
+  return cudaSuccess;
+}
+
+Status Runtime::deviceSetMemPool(int Device, void *Pool) {
+  if (Status S = deviceStatus())
+    return record(S);
+  if (Status S = checkDevice(Device, *this))
+    return record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = livePool(T, Pool);
+  if (!P)
+    return record(cudaErrorInvalidValue);
+  T.Current = P;
+  return cudaSuccess;
+}
+
+Status Runtime::memPoolCreate(void **Pool, const MemPoolProps &Props) {
+  if (!Pool)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  // Device-memory pools of this device; no export handles (no IPC here).
+  if (Props.AllocType != 1 || Props.LocationType != LocationDevice)
+    return record(cudaErrorInvalidValue);
+  if (Status S = checkDevice(Props.LocationId, *this))
+    return record(S);
+  if (Props.HandleTypes != 0) {
+    CUHIP_ERROR("cudaMemPoolCreate: shareable pools (handle types 0x%x) are "
+                "not supported",
+                unsigned(Props.HandleTypes));
+    return record(cudaErrorNotSupported);
+  }
+  auto *P = new MemPool;
+  P->Props = Props;
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  T.Pools.insert(P);
+  *Pool = P;
+  return cudaSuccess;
+}
+
+Status Runtime::memPoolDestroy(void *Pool) {
+  if (Status S = deviceStatus())
+    return record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = livePool(T, Pool);
+  // A device's default pool cannot be destroyed.
+  if (!P || P == &T.DefaultPool)
+    return record(cudaErrorInvalidValue);
+  T.Pools.erase(P);
+  if (T.Current == P)
+    T.Current = &T.DefaultPool;
+  shrinkPool(*this, T, *P, 0);
+  // Live blocks stay usable until they are freed (CUDA's rule); the last
+  // one takes the pool with it.
+  P->Destroyed = true;
+  if (P->Used == 0)
+    delete P;
+  return cudaSuccess;
+}
+
+Status Runtime::mallocFromPoolAsync(void **Ptr, size_t Bytes, void *Pool,
+                                    void *Stream) {
+  if (!Ptr)
+    return record(cudaErrorInvalidValue);
+  *Ptr = nullptr;
+  if (Bytes == 0)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
+    return record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = Pool ? livePool(T, Pool) : T.Current;
+  if (!P)
+    return record(cudaErrorInvalidValue);
+  // Bytes are rounded as cudaMalloc aligns, so blocks are interchangeable.
+  size_t Size = (Bytes + 255) & ~size_t(255);
+  if (Size < Bytes)
+    return record(cudaErrorMemoryAllocation);
+  void *Mem = nullptr;
+  // Reuse the smallest cached block that fits and wastes at most half.
+  auto It = P->Cached.lower_bound(Size);
+  if (It != P->Cached.end() && It->first / 2 <= Size) {
+    Mem = It->second;
+    Size = It->first;
+    P->Cached.erase(It);
+    T.Blocks[reinterpret_cast<uintptr_t>(Mem)].Cached = false;
+  } else {
+    if (P->Props.MaxSize && P->Reserved + Size > P->Props.MaxSize) {
+      shrinkPool(*this, T, *P, 0);
+      if (P->Reserved + Size > P->Props.MaxSize)
+        return record(cudaErrorMemoryAllocation);
+    }
+    if (Status S = malloc(&Mem, Size))
+      return S;
+    Block B{BlockKind::Pool, Size};
+    B.Pool = P;
+    T.Blocks[reinterpret_cast<uintptr_t>(Mem)] = B;
+    P->Reserved += Size;
+    P->ReservedHigh = std::max(P->ReservedHigh, P->Reserved);
+  }
+  P->Used += Size;
+  P->UsedHigh = std::max(P->UsedHigh, P->Used);
+  *Ptr = Mem;
+  return cudaSuccess;
+}
+
+Status Runtime::freeAsync(void *Ptr, void *Stream) {
+  if (!Ptr)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
+    return record(S);
+  // The stream's earlier work is done (CPU) or HIP's free waits for it, so
+  // freeing now keeps stream order; cudaMalloc memory may be freed so too.
+  return free(Ptr);
+}
+
+Status Runtime::memPoolSetAttribute(void *Pool, int Attr, const void *Value) {
+  if (!Value)
+    return record(cudaErrorInvalidValue);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = livePool(T, Pool);
+  if (!P)
+    return record(cudaErrorInvalidValue);
+  uint64_t V64;
+  switch (Attr) {
+  case PoolReuseFollowEventDependencies:
+  case PoolReuseAllowOpportunistic:
+  case PoolReuseAllowInternalDependencies:
+    P->Reuse[Attr - 1] = *static_cast<const int *>(Value) != 0;
+    return cudaSuccess;
+  case PoolReleaseThreshold:
+    std::memcpy(&V64, Value, sizeof V64);
+    P->Threshold = V64;
+    shrinkPool(*this, T, *P, P->Threshold);
+    return cudaSuccess;
+  case PoolReservedMemHigh:
+  case PoolUsedMemHigh:
+    // The high watermarks can only be reset, to the current value.
+    std::memcpy(&V64, Value, sizeof V64);
+    if (V64 != 0)
+      return record(cudaErrorInvalidValue);
+    if (Attr == PoolReservedMemHigh)
+      P->ReservedHigh = P->Reserved;
+    else
+      P->UsedHigh = P->Used;
+    return cudaSuccess;
+  default:
+    return record(cudaErrorInvalidValue);
+  }
+}
+
+Status Runtime::memPoolGetAttribute(void *Pool, int Attr, void *Value) {
+  if (!Value)
+    return record(cudaErrorInvalidValue);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = livePool(T, Pool);
+  if (!P)
+    return record(cudaErrorInvalidValue);
+  uint64_t V64;
+  switch (Attr) {
+  case PoolReuseFollowEventDependencies:
+  case PoolReuseAllowOpportunistic:
+  case PoolReuseAllowInternalDependencies:
+    *static_cast<int *>(Value) = P->Reuse[Attr - 1];
+    return cudaSuccess;
+  case PoolReleaseThreshold:
+    V64 = P->Threshold;
+    break;
+  case PoolReservedMemCurrent:
+    V64 = P->Reserved;
+    break;
+  case PoolReservedMemHigh:
+    V64 = P->ReservedHigh;
+    break;
+  case PoolUsedMemCurrent:
+    V64 = P->Used;
+    break;
+  case PoolUsedMemHigh:
+    V64 = P->UsedHigh;
+    break;
+  default:
+    return record(cudaErrorInvalidValue);
+  }
+  std::memcpy(Value, &V64, sizeof V64);
+  return cudaSuccess;
+}
+
+Status Runtime::memPoolTrimTo(void *Pool, size_t MinBytesToKeep) {
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = livePool(T, Pool);
+  if (!P)
+    return record(cudaErrorInvalidValue);
+  shrinkPool(*this, T, *P, MinBytesToKeep);
+  return cudaSuccess;
+}
+
+} // namespace cuhip::rt

@@ -1509,6 +1509,9 @@ Status Runtime::Impl::loadedKernelInfo(Kernel *K,
     return cudaErrorInvalidDeviceFunction;
   if (Status S = deviceStatus())
     return S;
+  // A context with a sticky error answers every call with it.
+  if (Status S = static_cast<Status>(Sticky.load()))
+    return S;
   if (Status S = ensureLoaded(*K->Mod))
     return S;
   if (hip())
@@ -1702,6 +1705,8 @@ constexpr unsigned DeviceMapHost = 0x08;
 Status Runtime::setDeviceFlags(unsigned Flags) {
   if (Status S = P->deviceStatus())
     return record(S);
+  if (Status S = stickyError())
+    return record(S);
   // One scheduling policy at most: Spin (1), Yield (2) or BlockingSync (4).
   unsigned Schedule = Flags & 0x07;
   if ((Flags & ~DeviceFlagsMask) || (Schedule & (Schedule - 1)))
@@ -1716,6 +1721,8 @@ Status Runtime::getDeviceFlags(unsigned *Flags) {
     return record(cudaErrorInvalidValue);
   if (Status S = P->deviceStatus())
     return record(S);
+  if (Status S = stickyError())
+    return record(S);
   std::lock_guard<std::mutex> G(P->DeviceLock);
   // Host memory is always mapped: device memory is host memory on the CPU
   // backend, and HIP maps pinned memory by default.
@@ -1727,6 +1734,8 @@ Status Runtime::getLimit(DeviceLimit L, size_t *Value) {
   if (!Value)
     return record(cudaErrorInvalidValue);
   if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = stickyError())
     return record(S);
   std::lock_guard<std::mutex> G(P->DeviceLock);
   const Impl::DeviceSettings &D = P->Settings;
@@ -1756,6 +1765,8 @@ Status Runtime::getLimit(DeviceLimit L, size_t *Value) {
 
 Status Runtime::setLimit(DeviceLimit L, size_t Value) {
   if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = stickyError())
     return record(S);
   std::lock_guard<std::mutex> G(P->DeviceLock);
   Impl::DeviceSettings &D = P->Settings;

@@ -236,6 +236,11 @@ TEST(DeviceReset, FreesMemoryAndStreamsAndClearsAStickyFault) {
   EXPECT_EQ(R.peekLastError(), cudaErrorIllegalAddress);
   EXPECT_EQ(R.synchronize(), cudaErrorIllegalAddress);
   EXPECT_EQ(R.memset(Ptr, 0, 1024), cudaErrorIllegalAddress);
+  size_t Limit = 0;
+  EXPECT_EQ(R.getLimit(DeviceLimit::StackSize, &Limit), cudaErrorIllegalAddress);
+  EXPECT_EQ(R.setDeviceFlags(0), cudaErrorIllegalAddress);
+  KernelAttributes A;
+  EXPECT_EQ(R.kernelAttributes(Wild, &A), cudaErrorIllegalAddress);
   ASSERT_EQ(R.deviceReset(), cudaSuccess);
   EXPECT_EQ(R.getLastError(), cudaSuccess);
   EXPECT_EQ(R.synchronize(), cudaSuccess);

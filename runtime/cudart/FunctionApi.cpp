@@ -95,6 +95,16 @@ CUHIP_EXPORT cudaError_t cudaFuncGetName(const char **Name, const void *Func) {
   return rt::cudaSuccess;
 }
 
+CUHIP_EXPORT cudaError_t cudaFuncGetParamInfo(const void *Func,
+                                              size_t ParamIndex,
+                                              size_t *ParamOffset,
+                                              size_t *ParamSize) {
+  rt::Kernel *K = kernelFor(Func);
+  if (!K)
+    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
+  return runtime().kernelParamInfo(K, ParamIndex, ParamOffset, ParamSize);
+}
+
 CUHIP_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *Function,
                                              const void *Symbol) {
   if (!Function || !Symbol)

@@ -1623,6 +1623,20 @@ Status Runtime::setKernelCacheConfig(Kernel *K, int Config) {
   return cudaSuccess;
 }
 
+Status Runtime::kernelParamInfo(Kernel *K, size_t Index, size_t *Offset,
+                                size_t *Size) {
+  if (!Offset || !Size)
+    return record(cudaErrorInvalidValue);
+  const ptx::KernelInfo *Info = nullptr;
+  if (Status S = P->loadedKernelInfo(K, &Info))
+    return record(S);
+  if (Index >= Info->Params.size())
+    return record(cudaErrorInvalidValue);
+  *Offset = Info->Params[Index].Offset;
+  *Size = Info->Params[Index].Size;
+  return cudaSuccess;
+}
+
 const char *Runtime::kernelName(Kernel *K) {
   return K ? K->Name.c_str() : nullptr;
 }

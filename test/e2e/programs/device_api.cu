@@ -82,6 +82,14 @@ int main() {
   const char *name = nullptr;
   CHECK(cudaFuncGetName(&name, staticShared) == cudaSuccess && name &&
         std::strstr(name, "staticShared"));
+  size_t offset = 1, size = 0;
+  // axpy(int n, float a, const float *x, float *y): x is 8 bytes at 8.
+  CHECK(cudaFuncGetParamInfo((const void *)axpy, 2, &offset, &size) ==
+            cudaSuccess &&
+        offset == 8 && size == 8);
+  CHECK(cudaFuncGetParamInfo((const void *)axpy, 4, &offset, &size) ==
+        cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
   float *dout = nullptr;
   CHECK(cudaMalloc(&dout, 128 * sizeof(float)) == cudaSuccess);
   staticShared<<<1, 128>>>(dout);

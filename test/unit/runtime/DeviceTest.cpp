@@ -126,6 +126,15 @@ TEST(DeviceAttributes, KernelFactsComeFromThePtx) {
   EXPECT_GT(A.NumRegs, 0);
   EXPECT_EQ(A.PreferredShmemCarveout, -1);
   EXPECT_STREQ(R.kernelName(K), "sharedUser");
+  // (.param .u64 out, .param .u32 dynWords)
+  size_t Offset = 1, Size = 0;
+  EXPECT_EQ(R.kernelParamInfo(K, 0, &Offset, &Size), cudaSuccess);
+  EXPECT_EQ(Offset, 0u);
+  EXPECT_EQ(Size, 8u);
+  EXPECT_EQ(R.kernelParamInfo(K, 1, &Offset, &Size), cudaSuccess);
+  EXPECT_EQ(Offset, 8u);
+  EXPECT_EQ(Size, 4u);
+  EXPECT_EQ(R.kernelParamInfo(K, 2, &Offset, &Size), cudaErrorInvalidValue);
   EXPECT_EQ(R.kernelAttributes(nullptr, &A), cudaErrorInvalidDeviceFunction);
   EXPECT_EQ(R.kernelAttributes(K, nullptr), cudaErrorInvalidValue);
   R.getLastError();

@@ -159,6 +159,10 @@ public:
   Status kernelAttributes(Kernel *K, KernelAttributes *Out);
   Status setKernelAttribute(Kernel *K, KernelAttr Attr, int Value);
   Status setKernelCacheConfig(Kernel *K, int Config);
+  /// Where parameter Index of K lies in its parameter buffer
+  /// (cudaFuncGetParamInfo); cudaErrorInvalidValue past the last one.
+  Status kernelParamInfo(Kernel *K, size_t Index, size_t *Offset,
+                         size_t *Size);
   /// The kernel's (mangled) name; nullptr for a null kernel.
   const char *kernelName(Kernel *K);
 

@@ -153,6 +153,23 @@ typedef struct cudaLaunchConfig_st {
   unsigned int numAttrs;
 } cudaLaunchConfig_t;
 
+enum cudaFlushGPUDirectRDMAWritesTarget {
+  cudaFlushGPUDirectRDMAWritesTargetCurrentDevice
+};
+
+enum cudaFlushGPUDirectRDMAWritesScope {
+  cudaFlushGPUDirectRDMAWritesToOwner = 100,
+  cudaFlushGPUDirectRDMAWritesToAllDevices = 200
+};
+
+enum cudaAtomicOperation { cudaAtomicOperationIntegerAdd = 0 };
+
+struct cudaChannelFormatDesc;
+struct cudaAsyncNotificationInfo;
+typedef struct cudaAsyncCallbackEntry *cudaAsyncCallbackHandle_t;
+typedef void (*cudaAsyncCallback)(struct cudaAsyncNotificationInfo *, void *,
+                                  cudaAsyncCallbackHandle_t);
+
 typedef struct cudaIpcEventHandle_st {
   char reserved[64];
 } cudaIpcEventHandle_t;

@@ -284,6 +284,78 @@ CUHIP_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *Value,
   return runtime().record(rt::cudaErrorInvalidDevice);
 }
 
+CUHIP_EXPORT cudaError_t cudaDeviceGetP2PAtomicCapabilities(
+    unsigned *Capabilities, const cudaAtomicOperation *Operations,
+    unsigned Count, int SrcDevice, int DstDevice) {
+  if (!Capabilities || !Operations || !Count)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  if (cudaError_t S = checkDevice(SrcDevice))
+    return S;
+  if (cudaError_t S = checkDevice(DstDevice))
+    return S;
+  // A link needs two different devices.
+  return runtime().record(rt::cudaErrorInvalidDevice);
+}
+
+CUHIP_EXPORT cudaError_t cudaDeviceGetHostAtomicCapabilities(
+    unsigned *Capabilities, const cudaAtomicOperation *Operations,
+    unsigned Count, int Device) {
+  if (!Capabilities || !Operations || !Count)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  if (cudaError_t S = checkDevice(Device))
+    return S;
+  CUHIP_RETURN_NOT_SUPPORTED("cudaDeviceGetHostAtomicCapabilities",
+                             "per-operation atomic capabilities are not "
+                             "reported; see cudaDevAttrHostNativeAtomicSupported");
+}
+
+//===----------------------------------------------------------------------===//
+// Features the backends do not have
+//===----------------------------------------------------------------------===//
+
+CUHIP_EXPORT cudaError_t
+cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTarget Target,
+                                   cudaFlushGPUDirectRDMAWritesScope Scope) {
+  if (Target != cudaFlushGPUDirectRDMAWritesTargetCurrentDevice ||
+      (Scope != cudaFlushGPUDirectRDMAWritesToOwner &&
+       Scope != cudaFlushGPUDirectRDMAWritesToAllDevices))
+    return runtime().record(rt::cudaErrorInvalidValue);
+  // cudaDevAttrGPUDirectRDMAFlushWritesOptions is 0, which CUDA answers
+  // with cudaErrorNotSupported.
+  CUHIP_RETURN_NOT_SUPPORTED("cudaDeviceFlushGPUDirectRDMAWrites",
+                             "the device has no GPUDirect RDMA");
+}
+
+CUHIP_EXPORT cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(
+    size_t *MaxWidth, const cudaChannelFormatDesc *Desc, int Device) {
+  if (!MaxWidth || !Desc)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  if (cudaError_t S = checkDevice(Device))
+    return S;
+  CUHIP_RETURN_NOT_SUPPORTED("cudaDeviceGetTexture1DLinearMaxWidth",
+                             "textures are not provided");
+}
+
+CUHIP_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(
+    int Device, cudaAsyncCallback Callback, void *UserData,
+    cudaAsyncCallbackHandle_t *Handle) {
+  if (!Callback || !Handle)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  if (cudaError_t S = checkDevice(Device))
+    return S;
+  CUHIP_RETURN_NOT_SUPPORTED("cudaDeviceRegisterAsyncNotification",
+                             "the device sends no asynchronous notifications");
+}
+
+CUHIP_EXPORT cudaError_t
+cudaDeviceUnregisterAsyncNotification(int Device,
+                                      cudaAsyncCallbackHandle_t Handle) {
+  if (cudaError_t S = checkDevice(Device))
+    return S;
+  // No callback can have been registered.
+  return runtime().record(rt::cudaErrorInvalidValue);
+}
+
 //===----------------------------------------------------------------------===//
 // Interprocess sharing
 //===----------------------------------------------------------------------===//

@@ -64,6 +64,17 @@ CUHIP_EXPORT cudaError_t cudaFuncSetAttribute(const void *Func,
                                       Value);
 }
 
+CUHIP_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t Kernel,
+                                                         cudaFuncAttribute Attr,
+                                                         int Value,
+                                                         int Device) {
+  if (Device < 0 || Device >= runtime().deviceCount())
+    return runtime().record(rt::cudaErrorInvalidDevice);
+  if (!Kernel || !runtime().isKernelHandle(Kernel))
+    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
+  return cudaFuncSetAttribute(Kernel, Attr, Value);
+}
+
 CUHIP_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *Func,
                                                 cudaFuncCache Config) {
   rt::Kernel *K = kernelFor(Func);

@@ -212,6 +212,12 @@ TEST(CudartDevices, PeersOfTheOnlyDevice) {
             cudaErrorInvalidValue);
   EXPECT_EQ(cudaDeviceGetP2PAttribute(&V, cudaDeviceP2PAttr(99), 0, 0),
             cudaErrorInvalidValue);
+  cudaAtomicOperation Ops[] = {cudaAtomicOperationIntegerAdd};
+  unsigned Caps[1] = {};
+  EXPECT_EQ(cudaDeviceGetP2PAtomicCapabilities(Caps, Ops, 1, 0, 0),
+            cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceGetP2PAtomicCapabilities(nullptr, Ops, 1, 0, 0),
+            cudaErrorInvalidValue);
   (void)cudaGetLastError();
 }
 
@@ -230,6 +236,14 @@ TEST(CudartDevices, IpcIsNotSupported) {
   EXPECT_EQ(cudaIpcGetEventHandle(&E, Ev), cudaErrorNotSupported);
   EXPECT_EQ(cudaIpcOpenEventHandle(&Ev, E), cudaErrorNotSupported);
   EXPECT_EQ(cudaIpcGetMemHandle(nullptr, &Dummy), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceFlushGPUDirectRDMAWrites(
+                cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                cudaFlushGPUDirectRDMAWritesToOwner),
+            cudaErrorNotSupported);
+  EXPECT_EQ(cudaDeviceFlushGPUDirectRDMAWrites(
+                cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                cudaFlushGPUDirectRDMAWritesScope(1)),
+            cudaErrorInvalidValue);
   (void)cudaGetLastError();
 }
 
@@ -480,6 +494,13 @@ TEST(CudartFunctions, UnknownFunctionsAndBadArguments) {
   EXPECT_EQ(cudaLaunchKernelExC(&Config, F, nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(cudaOccupancyMaxPotentialClusterSize(nullptr, F, &Config),
             cudaErrorInvalidValue);
+  EXPECT_EQ(cudaKernelSetAttributeForDevice(
+                reinterpret_cast<cudaKernel_t>(const_cast<void *>(F)),
+                cudaFuncAttributeMaxDynamicSharedMemorySize, 65536, 0),
+            cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaKernelSetAttributeForDevice(
+                nullptr, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536, 1),
+            cudaErrorInvalidDevice);
   (void)cudaGetLastError();
 }
 

@@ -27,7 +27,6 @@ rt::Kernel *kernel(const void *F) {
 /// What a program set with cuFuncSetAttribute / cuKernelSetAttribute, and a
 /// stable copy of each function's name for cuFuncGetName.
 struct FuncSettings {
-  int MaxDynamicShared = -1; // -1: the default (SharedMemPerBlock - static)
   int Carveout = -1;
   std::string Name;
 };
@@ -38,13 +37,13 @@ std::map<const void *, FuncSettings> &settings() {
   return *M;
 }
 
-/// The largest dynamic shared size a launch of F may ask for.
+/// The largest dynamic shared size a launch of F may ask for: the runtime
+/// core keeps it, shared with libcudart's cudaFuncSetAttribute.
 size_t dynamicSharedLimit(const void *F, const rt::KernelSummary &S) {
+  rt::KernelAttributes A;
+  if (runtime().kernelAttributes(kernel(F), &A) == rt::cudaSuccess)
+    return size_t(A.MaxDynamicSharedBytes);
   const rt::DeviceInfo &D = runtime().deviceInfo(0);
-  std::lock_guard<std::mutex> G(SettingsLock);
-  auto It = settings().find(F);
-  if (It != settings().end() && It->second.MaxDynamicShared >= 0)
-    return size_t(It->second.MaxDynamicShared);
   return D.SharedMemPerBlock > S.StaticSharedBytes
              ? D.SharedMemPerBlock - S.StaticSharedBytes
              : 0;
@@ -192,8 +191,8 @@ CUresult setAttribute(const void *F, CUfunction_attribute Attr, int Value) {
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
     if (Value < 0 || size_t(Value) + S.StaticSharedBytes > D.SharedMemPerBlockOptin)
       return CUDA_ERROR_INVALID_VALUE;
-    FS.MaxDynamicShared = Value;
-    return CUDA_SUCCESS;
+    return toCU(runtime().setKernelAttribute(
+        kernel(F), rt::KernelAttr::MaxDynamicSharedMemorySize, Value));
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
     if (Value < -1 || Value > 100)
       return CUDA_ERROR_INVALID_VALUE;

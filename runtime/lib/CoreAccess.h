@@ -43,4 +43,9 @@ struct CoreAccess {
 enum class FreeDecision { Release, Refuse, Done };
 FreeDecision decideFree(Runtime &R, void *Ptr);
 
+/// cudaDeviceReset's part in Memory.cpp: page-locked, managed and pool
+/// memory is freed, registrations end, pools other than the default one
+/// are destroyed and the default one starts empty.
+void resetMemoryTables(Runtime &R);
+
 } // namespace cuhip::rt

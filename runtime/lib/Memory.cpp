@@ -223,6 +223,43 @@ Status Runtime::hostAlloc(void **Ptr, size_t Bytes, unsigned Flags) {
   return cudaSuccess;
 }
 
+void resetMemoryTables(Runtime &R) {
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  std::set<MemPool *> Pools(T.Pools.begin(), T.Pools.end());
+  for (auto &[Base, B] : T.Blocks) {
+    void *Ptr = reinterpret_cast<void *>(Base);
+    if (B.Pool)
+      Pools.insert(B.Pool);
+    HipBackend *Hip = CoreAccess::hip(R);
+    switch (B.Kind) {
+    case BlockKind::Pinned:
+      if (B.Tracked)
+        (void)CoreAccess::release(R, Ptr);
+      else if (Hip)
+        (void)Hip->hostFree(Ptr);
+      break;
+    case BlockKind::Registered:
+      if (B.Tracked)
+        CoreAccess::untrackRange(R, Ptr);
+      else if (Hip)
+        (void)Hip->hostUnregister(Ptr);
+      break;
+    case BlockKind::Managed:
+    case BlockKind::Pool:
+      (void)CoreAccess::release(R, Ptr);
+      break;
+    }
+  }
+  T.Blocks.clear();
+  for (MemPool *P : Pools)
+    if (P != &T.DefaultPool)
+      delete P;
+  T.DefaultPool = MemPool();
+  T.Current = &T.DefaultPool;
+  T.Pools = {&T.DefaultPool};
+}
+
 Status Runtime::freeHost(void *Ptr) {
   if (!Ptr)
     return cudaSuccess;

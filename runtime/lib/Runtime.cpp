@@ -30,7 +30,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <dlfcn.h>
 #include <fstream>
@@ -73,6 +76,15 @@ struct Kernel {
   Module *Mod = nullptr;
   const ptx::host::CompiledKernel *Compiled = nullptr;
   const HipKernel *Hip = nullptr; // set instead when the HIP backend runs it
+  // Set by cudaFuncSetAttribute / cudaFuncSetCacheConfig; guarded by
+  // Impl::RegLock, except MaxDynamicShared, which every launch reads.
+  std::atomic<int> MaxDynamicShared{-1}; // -1: SharedMemPerBlock - static
+  int PreferredCarveout = -1;
+  int ClusterDimMustBeSet = 0;
+  int RequiredClusterDim[3] = {0, 0, 0};
+  int NonPortableClusterSizeAllowed = 0;
+  int ClusterSchedulingPolicy = 0;
+  int CacheConfig = 0;
 };
 
 struct Module {
@@ -83,6 +95,7 @@ struct Module {
   Status RegistrationStatus = cudaSuccess; // what launches fail with
   std::string PtxText;
   unsigned Sm = 0;
+  unsigned TargetSm = 0; // the PTX's .target sm_NN, read when it is loaded
   std::vector<Kernel *> Kernels;
 
   std::mutex LoadLock;
@@ -312,6 +325,21 @@ struct Runtime::Impl {
   std::atomic<int> Sticky{cudaSuccess};
   DeviceInfo Device;
 
+  /// What cudaSetDeviceFlags, cudaDeviceSetLimit and the cache preferences
+  /// set; cudaDeviceReset restores the defaults. Guarded by DeviceLock.
+  struct DeviceSettings {
+    unsigned Flags = 0;
+    // CUDA's defaults on sm_80: 1 KiB stack, 1 MiB printf FIFO, 8 MiB heap.
+    size_t StackSize = 1024;
+    size_t PrintfFifoSize = 1 << 20;
+    size_t MaxL2FetchGranularity = 64;
+    size_t PersistingL2CacheSize = 0;
+    int CacheConfig = 0;     // cudaFuncCachePreferNone
+    int SharedMemConfig = 0; // cudaSharedMemBankSizeDefault
+  };
+  std::mutex DeviceLock;
+  DeviceSettings Settings;
+
   CpuBackend &backend() {
     std::call_once(BackendOnce, [&] { Backend = std::make_unique<CpuBackend>(); });
     return *Backend;
@@ -344,6 +372,7 @@ struct Runtime::Impl {
     return Compiler.get();
   }
   Status ensureLoaded(Module &M);
+  Status loadedKernelInfo(Kernel *K, const ptx::KernelInfo **Info);
 };
 
 /// CUHIP_BACKEND: `cpu`, `hip` (an AMD GPU or cudaErrorNoDevice), or `auto`
@@ -572,6 +601,17 @@ static void dumpFile(const std::string &Dir, const std::string &Name,
     CUHIP_INFO("wrote %s", Path.c_str());
 }
 
+/// The NN of the PTX's `.target sm_NN[a|f]` directive, 0 if there is none.
+static unsigned ptxTargetSm(const std::string &Ptx) {
+  size_t At = Ptx.find(".target");
+  if (At == std::string::npos)
+    return 0;
+  At = Ptx.find("sm_", At);
+  if (At == std::string::npos)
+    return 0;
+  return unsigned(std::strtoul(Ptx.c_str() + At + 3, nullptr, 10));
+}
+
 Status Runtime::Impl::ensureLoaded(Module &M) {
   std::lock_guard<std::mutex> G(M.LoadLock);
   if (M.State == Module::Loaded)
@@ -592,6 +632,7 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
       CUHIP_ERROR("%s", M.RegistrationError.c_str());
     return fail(M.RegistrationStatus);
   }
+  M.TargetSm = ptxTargetSm(M.PtxText);
   const char *DumpDir = std::getenv("CUHIP_DUMP_DIR");
   if (DumpDir && *DumpDir)
     dumpFile(DumpDir, M.DisplayName, M.PtxText);
@@ -932,6 +973,18 @@ Status Runtime::maxActiveBlocksPerMultiprocessor(Kernel *K, int BlockSize,
   return cudaSuccess;
 }
 
+/// The dynamic shared memory a launch of K may ask for: SharedMemPerBlock
+/// less the static part, unless cudaFuncSetAttribute raised it.
+static int maxDynamicShared(const Kernel &K, const ptx::KernelInfo &Info,
+                            const DeviceInfo &D) {
+  int Set = K.MaxDynamicShared.load(std::memory_order_relaxed);
+  if (Set >= 0)
+    return Set;
+  return int(D.SharedMemPerBlock > Info.StaticSharedBytes
+                 ? D.SharedMemPerBlock - Info.StaticSharedBytes
+                 : 0);
+}
+
 Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                        size_t SharedMem, void *Stream, bool Cooperative) {
   if (Status S = P->deviceStatus())
@@ -974,6 +1027,15 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
     CUHIP_ERROR("kernel '%s' is not defined in %s", K->Name.c_str(),
                 K->Mod->DisplayName.c_str());
     return record(cudaErrorInvalidDeviceFunction);
+  }
+  if (SharedMem > size_t(maxDynamicShared(*K, *Info, D))) {
+    CUHIP_ERROR("launch of '%s': %zu bytes of dynamic shared memory exceed "
+                "the kernel's limit of %d (raise it with cudaFuncSetAttribute"
+                "(cudaFuncAttributeMaxDynamicSharedMemorySize), up to %zu "
+                "bytes in all)",
+                K->Name.c_str(), SharedMem, maxDynamicShared(*K, *Info, D),
+                D.SharedMemPerBlockOptin);
+    return record(cudaErrorInvalidValue);
   }
   if (Info->StaticSharedBytes + SharedMem > D.SharedMemPerBlockOptin) {
     CUHIP_ERROR("launch of '%s': %zu bytes of shared memory exceed the limit "
@@ -1694,6 +1756,361 @@ Status Runtime::peekLastError() {
 
 Status Runtime::stickyError() const {
   return static_cast<Status>(P->Sticky.load(std::memory_order_relaxed));
+}
+
+//===----------------------------------------------------------------------===//
+// Device settings and kernel attributes
+//===----------------------------------------------------------------------===//
+
+/// K's module compiled; its KernelInfo (and, on the CPU backend, its
+/// compiled form) or the status a launch would fail with.
+Status Runtime::Impl::loadedKernelInfo(Kernel *K,
+                                       const ptx::KernelInfo **Info) {
+  if (!K)
+    return cudaErrorInvalidDeviceFunction;
+  if (Status S = deviceStatus())
+    return S;
+  // A context with a sticky error answers every call with it.
+  if (Status S = static_cast<Status>(Sticky.load()))
+    return S;
+  if (Status S = ensureLoaded(*K->Mod))
+    return S;
+  if (hip())
+    *Info = K->Hip ? &K->Hip->Info : nullptr;
+  else
+    *Info = K->Compiled ? &K->Compiled->Info : nullptr;
+  return *Info ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+}
+
+Status Runtime::kernelAttributes(Kernel *K, KernelAttributes *Out) {
+  if (!Out)
+    return record(cudaErrorInvalidValue);
+  const ptx::KernelInfo *Info = nullptr;
+  if (Status S = P->loadedKernelInfo(K, &Info))
+    return record(S);
+  const DeviceInfo &D = deviceInfo(0);
+  KernelAttributes A;
+  A.StaticSharedBytes = Info->StaticSharedBytes;
+  // __constant__ variables are not placed yet (see __cudaRegisterVar), so
+  // no kernel uses constant memory.
+  A.ConstBytes = 0;
+  // On the CPU backend a thread's registers and local variables live in a
+  // frame of this size; the HIP backend does not report it.
+  A.LocalBytesPerThread =
+      K->Compiled ? K->Compiled->Layout.FrameBytesPerThread : 0;
+  // .maxntid and .reqntid bound the block as __launch_bounds__ does.
+  uint64_t Max = uint64_t(D.MaxThreadsPerBlock);
+  for (const unsigned *Dims : {Info->MaxNTid, Info->ReqNTid})
+    if (Dims[0])
+      Max = std::min<uint64_t>(Max, uint64_t(Dims[0]) *
+                                        std::max(Dims[1], 1u) *
+                                        std::max(Dims[2], 1u));
+  A.MaxThreadsPerBlock = int(Max);
+  // Registers do not limit residency on either backend's accounting; 32 per
+  // thread is what lets a full multiprocessor's threads be resident
+  // (RegsPerBlock / MaxThreadsPerMultiProcessor), which keeps occupancy
+  // calculators that read numRegs consistent with ours.
+  A.NumRegs = D.RegsPerBlock / std::max(D.MaxThreadsPerMultiProcessor, 1);
+  A.PtxVersion = int(K->Mod->TargetSm ? K->Mod->TargetSm : K->Mod->Sm);
+  A.BinaryVersion = D.Major * 10 + D.Minor;
+  A.MaxDynamicSharedBytes = maxDynamicShared(*K, *Info, D);
+  std::lock_guard<std::mutex> G(P->RegLock);
+  A.PreferredShmemCarveout = K->PreferredCarveout;
+  A.ClusterDimMustBeSet = K->ClusterDimMustBeSet;
+  std::copy(K->RequiredClusterDim, K->RequiredClusterDim + 3,
+            A.RequiredClusterDim);
+  A.ClusterSchedulingPolicy = K->ClusterSchedulingPolicy;
+  A.NonPortableClusterSizeAllowed = K->NonPortableClusterSizeAllowed;
+  A.CacheConfig = K->CacheConfig;
+  *Out = A;
+  return cudaSuccess;
+}
+
+Status Runtime::setKernelAttribute(Kernel *K, KernelAttr Attr, int Value) {
+  const ptx::KernelInfo *Info = nullptr;
+  if (Status S = P->loadedKernelInfo(K, &Info))
+    return record(S);
+  const DeviceInfo &D = deviceInfo(0);
+  std::lock_guard<std::mutex> G(P->RegLock);
+  switch (Attr) {
+  case KernelAttr::MaxDynamicSharedMemorySize:
+    // Static and dynamic shared memory together stay within the opt-in
+    // limit of one block.
+    if (Value < 0 ||
+        uint64_t(Value) + Info->StaticSharedBytes > D.SharedMemPerBlockOptin)
+      return record(cudaErrorInvalidValue);
+    K->MaxDynamicShared.store(Value);
+    return cudaSuccess;
+  case KernelAttr::PreferredSharedMemoryCarveout:
+    // A percentage of the shared/L1 split, or -1 for no preference.
+    if (Value < -1 || Value > 100)
+      return record(cudaErrorInvalidValue);
+    K->PreferredCarveout = Value;
+    return cudaSuccess;
+  case KernelAttr::ClusterDimMustBeSet:
+    // Read-only: set by __cluster_dims__ at compile time.
+    return record(cudaErrorInvalidValue);
+  case KernelAttr::RequiredClusterWidth:
+  case KernelAttr::RequiredClusterHeight:
+  case KernelAttr::RequiredClusterDepth:
+    // Clusters of more than one block do not exist on these backends.
+    if (Value < 0 || Value > 1)
+      return record(cudaErrorInvalidValue);
+    K->RequiredClusterDim[int(Attr) - int(KernelAttr::RequiredClusterWidth)] =
+        Value;
+    return cudaSuccess;
+  case KernelAttr::NonPortableClusterSizeAllowed:
+    if (Value != 0 && Value != 1)
+      return record(cudaErrorInvalidValue);
+    K->NonPortableClusterSizeAllowed = Value;
+    return cudaSuccess;
+  case KernelAttr::ClusterSchedulingPolicyPreference:
+    // cudaClusterSchedulingPolicyDefault, Spread, LoadBalancing.
+    if (Value < 0 || Value > 2)
+      return record(cudaErrorInvalidValue);
+    K->ClusterSchedulingPolicy = Value;
+    return cudaSuccess;
+  }
+  return record(cudaErrorInvalidValue);
+}
+
+Status Runtime::setKernelCacheConfig(Kernel *K, int Config) {
+  if (!K)
+    return record(cudaErrorInvalidDeviceFunction);
+  if (Config < 0 || Config > 3)
+    return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> G(P->RegLock);
+  K->CacheConfig = Config;
+  return cudaSuccess;
+}
+
+Status Runtime::kernelParamInfo(Kernel *K, size_t Index, size_t *Offset,
+                                size_t *Size) {
+  if (!Offset || !Size)
+    return record(cudaErrorInvalidValue);
+  const ptx::KernelInfo *Info = nullptr;
+  if (Status S = P->loadedKernelInfo(K, &Info))
+    return record(S);
+  if (Index >= Info->Params.size())
+    return record(cudaErrorInvalidValue);
+  *Offset = Info->Params[Index].Offset;
+  *Size = Info->Params[Index].Size;
+  return cudaSuccess;
+}
+
+const char *Runtime::kernelName(Kernel *K) {
+  return K ? K->Name.c_str() : nullptr;
+}
+
+Status Runtime::availableDynamicShared(Kernel *K, int NumBlocks,
+                                       int BlockSize, size_t *Bytes) {
+  if (!Bytes || NumBlocks <= 0 || BlockSize <= 0)
+    return record(cudaErrorInvalidValue);
+  const ptx::KernelInfo *Info = nullptr;
+  if (Status S = P->loadedKernelInfo(K, &Info))
+    return record(S);
+  const DeviceInfo &D = deviceInfo(0);
+  // The blocks must fit by threads and count before shared memory matters.
+  if (cpuResidentBlocks(D, uint64_t(BlockSize), Info->StaticSharedBytes) <
+      NumBlocks) {
+    *Bytes = 0;
+    return cudaSuccess;
+  }
+  size_t PerBlock = D.SharedMemPerMultiprocessor / size_t(NumBlocks);
+  PerBlock = std::min<size_t>(PerBlock, D.SharedMemPerBlockOptin);
+  *Bytes = PerBlock > Info->StaticSharedBytes
+               ? PerBlock - Info->StaticSharedBytes
+               : 0;
+  return cudaSuccess;
+}
+
+Status Runtime::deviceReset() {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  // Outstanding HIP work finishes (or faults) before its memory goes.
+  if (HipBackend *Hip = P->hip())
+    (void)Hip->synchronize();
+  resetMemoryTables(*this);
+  std::vector<void *> Bases;
+  {
+    std::lock_guard<std::mutex> G(P->MemLock);
+    for (const auto &[Base, Size] : P->Allocations)
+      Bases.push_back(reinterpret_cast<void *>(Base));
+  }
+  for (void *Base : Bases)
+    (void)free(Base);
+  std::unordered_map<void *, std::unique_ptr<StreamObj>> Streams;
+  std::unordered_map<void *, std::unique_ptr<EventObj>> Events;
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    Streams.swap(P->Streams);
+    Events.swap(P->Events);
+  }
+  if (HipBackend *Hip = P->hip()) {
+    for (auto &[Handle, S] : Streams)
+      (void)Hip->streamDestroy(S->Hip);
+    for (auto &[Handle, E] : Events)
+      (void)Hip->eventDestroy(E->Hip);
+  }
+  {
+    std::lock_guard<std::mutex> G(P->RegLock);
+    for (const auto &K : P->Kernels) {
+      K->MaxDynamicShared.store(-1);
+      K->PreferredCarveout = -1;
+      K->RequiredClusterDim[0] = K->RequiredClusterDim[1] =
+          K->RequiredClusterDim[2] = 0;
+      K->NonPortableClusterSizeAllowed = 0;
+      K->ClusterSchedulingPolicy = 0;
+      K->CacheConfig = 0;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> G(P->DeviceLock);
+    P->Settings = Impl::DeviceSettings();
+  }
+  ptx::host::setDeviceHeapLimit(8u << 20);
+  P->Sticky.store(cudaSuccess);
+  LastError = cudaSuccess;
+  return cudaSuccess;
+}
+
+// cudaDeviceScheduleMask | MapHost | LmemResizeToMax | SyncMemops.
+constexpr unsigned DeviceFlagsMask = 0x07 | 0x08 | 0x10 | 0x80;
+constexpr unsigned DeviceMapHost = 0x08;
+
+Status Runtime::setDeviceFlags(unsigned Flags) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = stickyError())
+    return record(S);
+  // One scheduling policy at most: Spin (1), Yield (2) or BlockingSync (4).
+  unsigned Schedule = Flags & 0x07;
+  if ((Flags & ~DeviceFlagsMask) || (Schedule & (Schedule - 1)))
+    return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  P->Settings.Flags = Flags;
+  return cudaSuccess;
+}
+
+Status Runtime::getDeviceFlags(unsigned *Flags) {
+  if (!Flags)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = stickyError())
+    return record(S);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  // Host memory is always mapped: device memory is host memory on the CPU
+  // backend, and HIP maps pinned memory by default.
+  *Flags = P->Settings.Flags | DeviceMapHost;
+  return cudaSuccess;
+}
+
+Status Runtime::getLimit(DeviceLimit L, size_t *Value) {
+  if (!Value)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = stickyError())
+    return record(S);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  const Impl::DeviceSettings &D = P->Settings;
+  switch (L) {
+  case DeviceLimit::StackSize:
+    *Value = D.StackSize;
+    return cudaSuccess;
+  case DeviceLimit::PrintfFifoSize:
+    *Value = D.PrintfFifoSize;
+    return cudaSuccess;
+  case DeviceLimit::MallocHeapSize:
+    *Value = size_t(ptx::host::deviceHeapLimit());
+    return cudaSuccess;
+  case DeviceLimit::MaxL2FetchGranularity:
+    *Value = D.MaxL2FetchGranularity;
+    return cudaSuccess;
+  case DeviceLimit::PersistingL2CacheSize:
+    *Value = D.PersistingL2CacheSize;
+    return cudaSuccess;
+  case DeviceLimit::DevRuntimeSyncDepth:
+  case DeviceLimit::DevRuntimePendingLaunchCount:
+    // Kernels cannot launch kernels here (no dynamic parallelism).
+    return record(cudaErrorUnsupportedLimit);
+  }
+  return record(cudaErrorUnsupportedLimit);
+}
+
+Status Runtime::setLimit(DeviceLimit L, size_t Value) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = stickyError())
+    return record(S);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  Impl::DeviceSettings &D = P->Settings;
+  switch (L) {
+  case DeviceLimit::StackSize:
+    // Kept and reported: a thread's frame is sized from its kernel's PTX,
+    // so no kernel runs short of stack because of this value.
+    D.StackSize = Value;
+    return cudaSuccess;
+  case DeviceLimit::PrintfFifoSize:
+    // Kept and reported: device printf writes each line as it is called,
+    // so no output is ever dropped for want of buffer space.
+    D.PrintfFifoSize = Value;
+    return cudaSuccess;
+  case DeviceLimit::MallocHeapSize:
+    ptx::host::setDeviceHeapLimit(Value);
+    return cudaSuccess;
+  case DeviceLimit::MaxL2FetchGranularity:
+    // CUDA takes a power of two from 0 to 128 bytes.
+    if (Value > 128 || (Value & (Value - 1)))
+      return record(cudaErrorInvalidValue);
+    D.MaxL2FetchGranularity = Value;
+    return cudaSuccess;
+  case DeviceLimit::PersistingL2CacheSize:
+    // persistingL2CacheMaxSize is 0: no part of the cache can be set aside.
+    if (Value != 0)
+      return record(cudaErrorInvalidValue);
+    D.PersistingL2CacheSize = 0;
+    return cudaSuccess;
+  case DeviceLimit::DevRuntimeSyncDepth:
+  case DeviceLimit::DevRuntimePendingLaunchCount:
+    return record(cudaErrorUnsupportedLimit);
+  }
+  return record(cudaErrorUnsupportedLimit);
+}
+
+Status Runtime::getCacheConfig(int *Config) {
+  if (!Config)
+    return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  *Config = P->Settings.CacheConfig;
+  return cudaSuccess;
+}
+
+Status Runtime::setCacheConfig(int Config) {
+  // cudaFuncCachePreferNone, Shared, L1, Equal.
+  if (Config < 0 || Config > 3)
+    return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  P->Settings.CacheConfig = Config;
+  return cudaSuccess;
+}
+
+Status Runtime::getSharedMemConfig(int *Config) {
+  if (!Config)
+    return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  *Config = P->Settings.SharedMemConfig;
+  return cudaSuccess;
+}
+
+Status Runtime::setSharedMemConfig(int Config) {
+  // cudaSharedMemBankSizeDefault, FourByte, EightByte.
+  if (Config < 0 || Config > 2)
+    return record(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> G(P->DeviceLock);
+  P->Settings.SharedMemConfig = Config;
+  return cudaSuccess;
 }
 
 } // namespace cuhip::rt

@@ -39,6 +39,7 @@
 #include <mutex>
 #include <string>
 
+#include <malloc.h>
 #include <pthread.h>
 
 namespace cuhip::ptx::host {
@@ -194,6 +195,11 @@ std::atomic<bool> HeapTracking{false};
 std::mutex HeapLock;
 std::map<uint64_t, uint64_t> HeapBlocks;   // base -> size, in-kernel malloc
 std::map<uint64_t, uint64_t> ModuleRanges; // base -> size, module variables
+
+// The in-kernel heap: CUDA's default size until cudaDeviceSetLimit changes
+// it, and the bytes its live blocks hold.
+std::atomic<uint64_t> HeapLimit{8u << 20};
+std::atomic<uint64_t> HeapUsed{0};
 
 bool containedIn(const std::map<uint64_t, uint64_t> &Map, uint64_t A,
                  uint64_t Size) {
@@ -367,6 +373,15 @@ void deviceMalloc(void *Ret, const void *Args, const BlockContext *, uint32_t,
   uint64_t Size;
   std::memcpy(&Size, Args, 8);
   void *P = std::malloc(Size ? Size : 1);
+  if (P) {
+    uint64_t Usable = malloc_usable_size(P);
+    if (HeapUsed.fetch_add(Usable, std::memory_order_relaxed) + Usable >
+        HeapLimit.load(std::memory_order_relaxed)) {
+      HeapUsed.fetch_sub(Usable, std::memory_order_relaxed);
+      std::free(P);
+      P = nullptr;
+    }
+  }
   if (P && HeapTracking.load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> G(HeapLock);
     HeapBlocks[reinterpret_cast<uint64_t>(P)] = Size;
@@ -382,12 +397,17 @@ void deviceFree(void *, const void *Args, const BlockContext *, uint32_t,
     std::lock_guard<std::mutex> G(HeapLock);
     HeapBlocks.erase(reinterpret_cast<uint64_t>(P));
   }
+  if (P)
+    HeapUsed.fetch_sub(malloc_usable_size(P), std::memory_order_relaxed);
   std::free(P);
 }
 
 } // namespace
 
 void setMemcheckDeviceHeapTracking(bool On) { HeapTracking.store(On); }
+
+void setDeviceHeapLimit(uint64_t Bytes) { HeapLimit.store(Bytes); }
+uint64_t deviceHeapLimit() { return HeapLimit.load(); }
 
 void registerMemcheckRanges(const MemRange *Ranges, size_t N) {
   std::lock_guard<std::mutex> G(HeapLock);

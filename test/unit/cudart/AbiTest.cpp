@@ -252,6 +252,91 @@ TEST(CudaAbi, MemoryEnumsHaveTheToolkitsValues) {
   EXPECT_EQ(cudaMemAttachHost, 0x2);
 }
 
+TEST(CudaAbi, FunctionAndLaunchTypes) {
+  EXPECT_EQ(sizeof(::cudaFuncAttributes), sizeof(cuhip_abi::cudaFuncAttributes));
+  SAME_LAYOUT(cudaFuncAttributes, sharedSizeBytes)
+  SAME_LAYOUT(cudaFuncAttributes, constSizeBytes)
+  SAME_LAYOUT(cudaFuncAttributes, localSizeBytes)
+  SAME_LAYOUT(cudaFuncAttributes, maxThreadsPerBlock)
+  SAME_LAYOUT(cudaFuncAttributes, numRegs)
+  SAME_LAYOUT(cudaFuncAttributes, ptxVersion)
+  SAME_LAYOUT(cudaFuncAttributes, binaryVersion)
+  SAME_LAYOUT(cudaFuncAttributes, cacheModeCA)
+  SAME_LAYOUT(cudaFuncAttributes, maxDynamicSharedSizeBytes)
+  SAME_LAYOUT(cudaFuncAttributes, preferredShmemCarveout)
+  SAME_LAYOUT(cudaFuncAttributes, clusterDimMustBeSet)
+  SAME_LAYOUT(cudaFuncAttributes, requiredClusterWidth)
+  SAME_LAYOUT(cudaFuncAttributes, requiredClusterDepth)
+  SAME_LAYOUT(cudaFuncAttributes, clusterSchedulingPolicyPreference)
+  SAME_LAYOUT(cudaFuncAttributes, nonPortableClusterSizeAllowed)
+  SAME_LAYOUT(cudaFuncAttributes, reserved)
+
+  EXPECT_EQ(sizeof(::cudaLaunchAttributeValue),
+            sizeof(cuhip_abi::cudaLaunchAttributeValue));
+  EXPECT_EQ(alignof(::cudaLaunchAttributeValue),
+            alignof(cuhip_abi::cudaLaunchAttributeValue));
+  SAME_LAYOUT(cudaLaunchAttributeValue, cooperative)
+  SAME_LAYOUT(cudaLaunchAttributeValue, clusterDim)
+  SAME_LAYOUT(cudaLaunchAttributeValue, programmaticEvent)
+  SAME_LAYOUT(cudaLaunchAttributeValue, priority)
+  SAME_LAYOUT(cudaLaunchAttributeValue, sharedMemCarveout)
+  EXPECT_EQ(sizeof(::cudaLaunchAttribute), sizeof(cuhip_abi::cudaLaunchAttribute));
+  SAME_LAYOUT(cudaLaunchAttribute, id)
+  SAME_LAYOUT(cudaLaunchAttribute, val)
+  EXPECT_EQ(sizeof(::cudaLaunchConfig_t), sizeof(cuhip_abi::cudaLaunchConfig_t));
+  SAME_LAYOUT(cudaLaunchConfig_t, gridDim)
+  SAME_LAYOUT(cudaLaunchConfig_t, blockDim)
+  SAME_LAYOUT(cudaLaunchConfig_t, dynamicSmemBytes)
+  SAME_LAYOUT(cudaLaunchConfig_t, stream)
+  SAME_LAYOUT(cudaLaunchConfig_t, attrs)
+  SAME_LAYOUT(cudaLaunchConfig_t, numAttrs)
+  EXPECT_EQ(sizeof(::cudaIpcMemHandle_t), sizeof(cuhip_abi::cudaIpcMemHandle_t));
+  EXPECT_EQ(sizeof(::cudaIpcEventHandle_t),
+            sizeof(cuhip_abi::cudaIpcEventHandle_t));
+}
+
+TEST(CudaAbi, EnumeratorValues) {
+  SAME_VALUE(cudaFuncAttributeMaxDynamicSharedMemorySize)
+  SAME_VALUE(cudaFuncAttributePreferredSharedMemoryCarveout)
+  SAME_VALUE(cudaFuncAttributeClusterDimMustBeSet)
+  SAME_VALUE(cudaFuncAttributeRequiredClusterWidth)
+  SAME_VALUE(cudaFuncAttributeRequiredClusterHeight)
+  SAME_VALUE(cudaFuncAttributeRequiredClusterDepth)
+  SAME_VALUE(cudaFuncAttributeNonPortableClusterSizeAllowed)
+  SAME_VALUE(cudaFuncAttributeClusterSchedulingPolicyPreference)
+  SAME_VALUE(cudaFuncAttributeMax)
+  SAME_VALUE(cudaFuncCachePreferNone)
+  SAME_VALUE(cudaFuncCachePreferEqual)
+  SAME_VALUE(cudaSharedMemBankSizeDefault)
+  SAME_VALUE(cudaSharedMemBankSizeEightByte)
+  SAME_VALUE(cudaLimitStackSize)
+  SAME_VALUE(cudaLimitPrintfFifoSize)
+  SAME_VALUE(cudaLimitMallocHeapSize)
+  SAME_VALUE(cudaLimitDevRuntimeSyncDepth)
+  SAME_VALUE(cudaLimitDevRuntimePendingLaunchCount)
+  SAME_VALUE(cudaLimitMaxL2FetchGranularity)
+  SAME_VALUE(cudaLimitPersistingL2CacheSize)
+  SAME_VALUE(cudaDevAttrMaxThreadsPerBlock)
+  SAME_VALUE(cudaDevP2PAttrPerformanceRank)
+  SAME_VALUE(cudaDevP2PAttrOnlyPartialNativeAtomicSupported)
+  SAME_VALUE(cudaLaunchAttributeIgnore)
+  SAME_VALUE(cudaLaunchAttributeAccessPolicyWindow)
+  SAME_VALUE(cudaLaunchAttributeCooperative)
+  SAME_VALUE(cudaLaunchAttributeSynchronizationPolicy)
+  SAME_VALUE(cudaLaunchAttributeClusterDimension)
+  SAME_VALUE(cudaLaunchAttributeClusterSchedulingPolicyPreference)
+  SAME_VALUE(cudaLaunchAttributeProgrammaticStreamSerialization)
+  SAME_VALUE(cudaLaunchAttributeProgrammaticEvent)
+  SAME_VALUE(cudaLaunchAttributePriority)
+  SAME_VALUE(cudaLaunchAttributeMemSyncDomainMap)
+  SAME_VALUE(cudaLaunchAttributeMemSyncDomain)
+  SAME_VALUE(cudaLaunchAttributePreferredClusterDimension)
+  SAME_VALUE(cudaLaunchAttributeLaunchCompletionEvent)
+  SAME_VALUE(cudaLaunchAttributeDeviceUpdatableKernelNode)
+  SAME_VALUE(cudaLaunchAttributePreferredSharedMemoryCarveout)
+  SAME_VALUE(cudaLaunchAttributeNvlinkUtilCentricScheduling)
+}
+
 TEST(CudaAbi, EveryErrorCodeHasTheToolkitsValue) {
 #define CUHIP_CUDA_ERROR(Name, Value, Desc) EXPECT_EQ(int(::Name), Value) << #Name;
 #include "cuhip/runtime/CudaErrors.def"

@@ -304,6 +304,12 @@ enum AccessKind : uint32_t {
 /// blocks while they are live. Turning tracking on makes the device
 /// library's malloc and free record their blocks.
 void setMemcheckDeviceHeapTracking(bool On);
+
+/// The in-kernel malloc heap's size (cudaLimitMallocHeapSize): device
+/// malloc returns null once the live blocks would exceed it, as on a GPU.
+/// Blocks are counted by the C heap's usable size of each block.
+void setDeviceHeapLimit(uint64_t Bytes);
+uint64_t deviceHeapLimit();
 void registerMemcheckRanges(const MemRange *Ranges, size_t N);
 inline constexpr const char *MemcheckGlobalsSymbol = "cuhip.memcheck.globals";
 

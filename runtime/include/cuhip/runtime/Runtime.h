@@ -91,6 +91,47 @@ struct MemPoolProps {
   size_t MaxSize = 0;   // 0: no limit
 };
 
+/// cudaFuncAttributes' facts about one kernel (cudaFuncGetAttributes).
+struct KernelAttributes {
+  size_t StaticSharedBytes = 0;
+  size_t ConstBytes = 0;
+  size_t LocalBytesPerThread = 0;
+  int MaxThreadsPerBlock = 0;
+  int NumRegs = 0;
+  int PtxVersion = 0;    // the PTX's .target: 80 for sm_80
+  int BinaryVersion = 0; // the device's compute capability, as 80
+  int MaxDynamicSharedBytes = 0;
+  int PreferredShmemCarveout = -1; // -1: no preference
+  int ClusterDimMustBeSet = 0;
+  int RequiredClusterDim[3] = {0, 0, 0};
+  int ClusterSchedulingPolicy = 0;
+  int NonPortableClusterSizeAllowed = 0;
+  int CacheConfig = 0; // cudaFuncCache
+};
+
+/// cudaFuncAttribute values cudaFuncSetAttribute accepts.
+enum class KernelAttr : int {
+  MaxDynamicSharedMemorySize = 8,
+  PreferredSharedMemoryCarveout = 9,
+  ClusterDimMustBeSet = 10,
+  RequiredClusterWidth = 11,
+  RequiredClusterHeight = 12,
+  RequiredClusterDepth = 13,
+  NonPortableClusterSizeAllowed = 14,
+  ClusterSchedulingPolicyPreference = 15,
+};
+
+/// cudaLimit values.
+enum class DeviceLimit : int {
+  StackSize = 0,
+  PrintfFifoSize = 1,
+  MallocHeapSize = 2,
+  DevRuntimeSyncDepth = 3,
+  DevRuntimePendingLaunchCount = 4,
+  MaxL2FetchGranularity = 5,
+  PersistingL2CacheSize = 6,
+};
+
 struct Kernel;   // a registered __global__ function
 struct Module;   // a registered fatbin
 
@@ -160,6 +201,26 @@ public:
   /// may have that many times MultiProcessorCount blocks.
   Status maxActiveBlocksPerMultiprocessor(Kernel *K, int BlockSize,
                                           size_t DynamicShared, int *Blocks);
+  /// The most dynamic shared memory a block of K may use when NumBlocks
+  /// blocks of BlockSize threads share one multiprocessor
+  /// (cudaOccupancyAvailableDynamicSMemPerBlock).
+  Status availableDynamicShared(Kernel *K, int NumBlocks, int BlockSize,
+                                size_t *Bytes);
+
+  // --- kernel attributes (cudaFuncGetAttributes, cudaFuncSetAttribute) -----
+  // Loads K's module if needed. A launch fails with cudaErrorInvalidValue
+  // when its dynamic shared memory exceeds MaxDynamicSharedBytes, which is
+  // SharedMemPerBlock minus the static part until raised by
+  // setKernelAttribute, up to SharedMemPerBlockOptin minus the static part.
+  Status kernelAttributes(Kernel *K, KernelAttributes *Out);
+  Status setKernelAttribute(Kernel *K, KernelAttr Attr, int Value);
+  Status setKernelCacheConfig(Kernel *K, int Config);
+  /// Where parameter Index of K lies in its parameter buffer
+  /// (cudaFuncGetParamInfo); cudaErrorInvalidValue past the last one.
+  Status kernelParamInfo(Kernel *K, size_t Index, size_t *Offset,
+                         size_t *Size);
+  /// The kernel's (mangled) name; nullptr for a null kernel.
+  const char *kernelName(Kernel *K);
 
   // --- memory ----------------------------------------------------------------
   Status malloc(void **Ptr, size_t Bytes);
@@ -284,6 +345,23 @@ public:
   /// deviceInfo. cudaErrorInvalidValue for an unknown attribute.
   Status deviceAttribute(int Attribute, int Device, int *Value);
   Status synchronize();
+  /// cudaDeviceReset: frees every allocation, destroys every stream and
+  /// event, forgets kernel attributes, device flags, limits and cache
+  /// settings, and clears the sticky error and this thread's last error.
+  Status deviceReset();
+  /// cudaSetDeviceFlags / cudaGetDeviceFlags (cudaDeviceScheduleMask,
+  /// MapHost, LmemResizeToMax, SyncMemops); the getter adds MapHost, which
+  /// is always in effect.
+  Status setDeviceFlags(unsigned Flags);
+  Status getDeviceFlags(unsigned *Flags);
+  Status getLimit(DeviceLimit L, size_t *Value);
+  Status setLimit(DeviceLimit L, size_t Value);
+  /// cudaFuncCache and cudaSharedMemConfig preferences of the device: kept
+  /// and reported, with no effect on the CPU backend's caches.
+  Status getCacheConfig(int *Config);
+  Status setCacheConfig(int Config);
+  Status getSharedMemConfig(int *Config);
+  Status setSharedMemConfig(int Config);
 
   // --- errors ----------------------------------------------------------------
   /// Records S as this thread's last error (unless it is cudaSuccess) and

@@ -167,9 +167,10 @@ CUHIP_STREAM_API(cudaStreamGetCaptureInfo_v2,
                  (Stream, Status, Id, Graph, Deps, NumDeps), Stream)
 
 // CUDA 11.3's form, still exported by CUDA 12's libcudart.
-static cudaError_t cudaStreamGetCaptureInfo_impl(
-    cudaStream_t Stream, cudaStreamCaptureStatus *Status,
-    unsigned long long *Id) {
+static cudaError_t
+cudaStreamGetCaptureInfo_impl(cudaStream_t Stream,
+                              cudaStreamCaptureStatus *Status,
+                              unsigned long long *Id) {
   return cudaStreamGetCaptureInfo_v3_impl(Stream, Status, Id, nullptr, nullptr,
                                           nullptr, nullptr);
 }
@@ -214,10 +215,12 @@ CUHIP_EXPORT cudaError_t cudaGraphAddKernelNode(
   return addNode(Node, Graph, Deps, NumDeps, std::move(Op));
 }
 
-CUHIP_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(
-    cudaGraphNode_t *Node, cudaGraph_t Graph, const cudaGraphNode_t *Deps,
-    size_t NumDeps, void *Dst, const void *Src, size_t Count,
-    enum cudaMemcpyKind Kind) {
+CUHIP_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *Node,
+                                                  cudaGraph_t Graph,
+                                                  const cudaGraphNode_t *Deps,
+                                                  size_t NumDeps, void *Dst,
+                                                  const void *Src, size_t Count,
+                                                  enum cudaMemcpyKind Kind) {
   rt::NodeOp Op;
   Op.K = rt::NodeOp::Memcpy;
   Op.Dst = Dst;
@@ -235,8 +238,8 @@ CUHIP_EXPORT cudaError_t cudaGraphAddMemsetNode(
   rt::NodeOp Op;
   Op.K = rt::NodeOp::Memset;
   Op.Dst = Params->dst;
-  Op.Pitch = Params->height > 1 ? Params->pitch
-                                : Params->width * Params->elementSize;
+  Op.Pitch =
+      Params->height > 1 ? Params->pitch : Params->width * Params->elementSize;
   Op.Value = Params->value;
   Op.ElementSize = Params->elementSize;
   Op.Width = Params->width;
@@ -326,9 +329,8 @@ CUHIP_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *Exec,
                               graphOf(Graph), Flags);
 }
 
-CUHIP_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *Exec,
-                                                       cudaGraph_t Graph,
-                                                       unsigned long long Flags) {
+CUHIP_EXPORT cudaError_t cudaGraphInstantiateWithFlags(
+    cudaGraphExec_t *Exec, cudaGraph_t Graph, unsigned long long Flags) {
   return cudaGraphInstantiate(Exec, Graph, Flags);
 }
 
@@ -343,18 +345,18 @@ static cudaError_t cudaGraphLaunch_impl(cudaGraphExec_t Exec,
 CUHIP_STREAM_API(cudaGraphLaunch, (cudaGraphExec_t Exec, cudaStream_t Stream),
                  (Exec, Stream), Stream)
 
-CUHIP_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(
-    cudaGraphExec_t Exec, cudaGraphNode_t Node,
-    const struct cudaKernelNodeParams *Params) {
+CUHIP_EXPORT cudaError_t
+cudaGraphExecKernelNodeSetParams(cudaGraphExec_t Exec, cudaGraphNode_t Node,
+                                 const struct cudaKernelNodeParams *Params) {
   rt::NodeOp Op;
   if (cudaError_t E = kernelOp(Params, Op))
     return E;
   return rt::graphExecSetNodeOp(execOf(Exec), nodeOf(Node), std::move(Op));
 }
 
-CUHIP_EXPORT cudaError_t cudaGraphExecUpdate(
-    cudaGraphExec_t Exec, cudaGraph_t Graph,
-    cudaGraphExecUpdateResultInfo *ResultInfo) {
+CUHIP_EXPORT cudaError_t
+cudaGraphExecUpdate(cudaGraphExec_t Exec, cudaGraph_t Graph,
+                    cudaGraphExecUpdateResultInfo *ResultInfo) {
   int Result = cudaGraphExecUpdateSuccess;
   rt::GraphNode *ErrorNode = nullptr;
   cudaError_t E =

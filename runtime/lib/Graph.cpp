@@ -159,7 +159,8 @@ Status runOp(Runtime &R, const NodeOp &Op, void *Stream) {
   case NodeOp::KernelLaunch: {
     std::vector<void *> Args(Op.ParamOffsets.size());
     for (size_t I = 0; I < Args.size(); ++I)
-      Args[I] = const_cast<uint8_t *>(Op.ParamBuffer.data()) + Op.ParamOffsets[I];
+      Args[I] =
+          const_cast<uint8_t *>(Op.ParamBuffer.data()) + Op.ParamOffsets[I];
     return R.launch(Op.Fn, Op.Grid, Op.Block, Args.data(), Op.SharedMem,
                     Stream);
   }
@@ -172,9 +173,9 @@ Status runOp(Runtime &R, const NodeOp &Op, void *Stream) {
                    (Op.ElementSize == 4 && V == (V & 0xff) * 0x01010101u);
     if (Uniform) {
       for (size_t Row = 0; Row < Op.Height; ++Row)
-        if (Status S = R.memsetAsync(static_cast<char *>(Op.Dst) + Row * Op.Pitch,
-                                     int(V & 0xff), Op.Width * Op.ElementSize,
-                                     Stream))
+        if (Status S =
+                R.memsetAsync(static_cast<char *>(Op.Dst) + Row * Op.Pitch,
+                              int(V & 0xff), Op.Width * Op.ElementSize, Stream))
           return S;
       return cudaSuccess;
     }
@@ -247,9 +248,9 @@ Status graphAddNode(GraphNode **Out, Graph *G, GraphNode *const *Deps,
                   Op.Copy == CopyKind::DeviceToDevice;
     bool SrcDev = Op.Copy == CopyKind::DeviceToHost ||
                   Op.Copy == CopyKind::DeviceToDevice;
-    if (Op.Bytes && (!Op.Dst || !Op.Src ||
-                     (DstDev && !R.isDeviceRange(Op.Dst, Op.Bytes)) ||
-                     (SrcDev && !R.isDeviceRange(Op.Src, Op.Bytes))))
+    if (Op.Bytes &&
+        (!Op.Dst || !Op.Src || (DstDev && !R.isDeviceRange(Op.Dst, Op.Bytes)) ||
+         (SrcDev && !R.isDeviceRange(Op.Src, Op.Bytes))))
       return R.record(cudaErrorInvalidValue);
     break;
   }
@@ -356,12 +357,13 @@ Status graphDebugDotPrint(Graph *G, const char *Path, unsigned) {
       break;
     case NodeOp::Memcpy:
       Out << "memcpy " << copyKindName(Op.Copy) << " " << Op.Bytes
-          << " bytes\\n" << Op.Src << " -> " << Op.Dst;
+          << " bytes\\n"
+          << Op.Src << " -> " << Op.Dst;
       break;
     case NodeOp::Memset:
       Out << "memset " << Op.Width << "x" << Op.Height << " elements of "
-          << Op.ElementSize << " bytes = 0x" << std::hex << Op.Value
-          << std::dec << "\\nat " << Op.Dst;
+          << Op.ElementSize << " bytes = 0x" << std::hex << Op.Value << std::dec
+          << "\\nat " << Op.Dst;
       break;
     case NodeOp::Host:
       Out << "host function " << reinterpret_cast<void *>(Op.HostFn);
@@ -466,8 +468,12 @@ Status graphExecUpdate(GraphExec *E, Graph *G, int *UpdateResult,
   Runtime &R = Runtime::get();
   if (!isLiveExec(E) || !isLive(G))
     return R.record(cudaErrorInvalidValue);
-  enum { Success = 0, TopologyChanged = 2, NodeTypeChanged = 3,
-         UnsupportedFunctionChange = 7 };
+  enum {
+    Success = 0,
+    TopologyChanged = 2,
+    NodeTypeChanged = 3,
+    UnsupportedFunctionChange = 7
+  };
   auto fail = [&](int Result, GraphNode *N) {
     if (UpdateResult)
       *UpdateResult = Result;
@@ -483,7 +489,8 @@ Status graphExecUpdate(GraphExec *E, Graph *G, int *UpdateResult,
   std::vector<size_t> Position(G->Nodes.size());
   for (size_t I = 0; I < Order.size(); ++I)
     Position[Order[I]->Index] = I;
-  std::vector<size_t> OldIndex; // launch position of each of E's ops, by creation
+  std::vector<size_t>
+      OldIndex; // launch position of each of E's ops, by creation
   std::vector<NodeOp> NewOps(E->Ops.size());
   // E's ops were ordered from the original graph's creation order the same
   // way, so the i-th created node sits at the same launch position if the
@@ -708,8 +715,8 @@ Status streamGetCaptureInfo(void *Stream, CaptureStatus *Out, uint64_t *Id,
     return cudaSuccess;
   }
   StreamCapture &SC = It->second;
-  *Out = SC.Seq->Invalidated ? CaptureStatus::Invalidated
-                             : CaptureStatus::Active;
+  *Out =
+      SC.Seq->Invalidated ? CaptureStatus::Invalidated : CaptureStatus::Active;
   if (Id)
     *Id = SC.Seq->Id;
   if (G)
@@ -840,8 +847,8 @@ Status checkUnsafeCall(bool TouchesLegacy) {
     bool Refused = false;
     for (CaptureSeq *Seq : Sequences) {
       bool Own = Seq->Thread == Self && Seq->Mode != CaptureMode::Relaxed;
-      bool Other = ThreadMode == CaptureMode::Global &&
-                   Seq->Mode == CaptureMode::Global;
+      bool Other =
+          ThreadMode == CaptureMode::Global && Seq->Mode == CaptureMode::Global;
       if (Own || Other) {
         Seq->Invalidated = true;
         Refused = true;

@@ -113,8 +113,8 @@ std::string hammer(int T, Kernel *K) {
     for (int L = 0; L < 2; ++L)
       if (Status S = graphLaunch(E, B))
         return fail("graphLaunch", Round, S);
-    if (Status S = R.memcpyAsync(Back.data(), Dev, N * 4,
-                                 CopyKind::DeviceToHost, B))
+    if (Status S =
+            R.memcpyAsync(Back.data(), Dev, N * 4, CopyKind::DeviceToHost, B))
       return fail("memcpyAsync D2H", Round, S);
     if (Status S = R.streamSynchronize(B))
       return fail("streamSynchronize", Round, S);

@@ -270,9 +270,9 @@ TEST_F(GraphFixture, CaptureStartAndEndErrors) {
   void *S = stream();
   EXPECT_EQ(streamBeginCapture(nullptr, CaptureMode::Global),
             cudaErrorStreamCaptureUnsupported);
-  EXPECT_EQ(streamBeginCapture(reinterpret_cast<void *>(1),
-                               CaptureMode::Global),
-            cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(
+      streamBeginCapture(reinterpret_cast<void *>(1), CaptureMode::Global),
+      cudaErrorStreamCaptureUnsupported);
   EXPECT_EQ(streamBeginCapture(S, static_cast<CaptureMode>(7)),
             cudaErrorInvalidValue);
   Graph *G = nullptr;
@@ -383,15 +383,13 @@ TEST_F(GraphFixture, CaptureModesDecideWhichCallsAreUnsafe) {
 TEST_F(GraphFixture, LegacyStreamWorkWhileABlockingStreamCaptures) {
   void *Blocking = stream(), *NonBlocking = stream(0x1);
   Graph *G = nullptr;
-  ASSERT_EQ(streamBeginCapture(NonBlocking, CaptureMode::Relaxed),
-            cudaSuccess);
+  ASSERT_EQ(streamBeginCapture(NonBlocking, CaptureMode::Relaxed), cudaSuccess);
   // A non-blocking stream does not order with the legacy stream.
   EXPECT_EQ(R.memsetAsync(Dev, 0, 16, nullptr), cudaSuccess);
   ASSERT_EQ(streamEndCapture(NonBlocking, &G), cudaSuccess);
   graphDestroy(G);
   ASSERT_EQ(streamBeginCapture(Blocking, CaptureMode::Relaxed), cudaSuccess);
-  EXPECT_EQ(R.memsetAsync(Dev, 0, 16, nullptr),
-            cudaErrorStreamCaptureImplicit);
+  EXPECT_EQ(R.memsetAsync(Dev, 0, 16, nullptr), cudaErrorStreamCaptureImplicit);
   EXPECT_EQ(streamEndCapture(Blocking, &G), cudaErrorStreamCaptureInvalidated);
   R.streamDestroy(Blocking);
   R.streamDestroy(NonBlocking);

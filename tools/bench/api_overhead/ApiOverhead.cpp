@@ -115,7 +115,8 @@ int main(int Argc, char **Argv) {
   rt::Runtime &R = rt::Runtime::get();
   rt::Module *M = nullptr;
   rt::Kernel *K = nullptr;
-  if (R.loadModuleData(EmptyPtx, 0, "api_overhead.ptx", &M) != rt::cudaSuccess ||
+  if (R.loadModuleData(EmptyPtx, 0, "api_overhead.ptx", &M) !=
+          rt::cudaSuccess ||
       R.moduleGetFunction(M, "empty", &K) != rt::cudaSuccess) {
     std::fprintf(stderr, "api_overhead: error: cannot load the empty kernel "
                          "(CUHIP_LOG=info says why)\n");
@@ -144,8 +145,7 @@ int main(int Argc, char **Argv) {
        }},
       {"cudaMemcpy H2D (4 bytes)", 500 * Scale,
        [&] {
-         check(cudaMemcpy(Dev, &Word, 4, cudaMemcpyHostToDevice),
-               "cudaMemcpy");
+         check(cudaMemcpy(Dev, &Word, 4, cudaMemcpyHostToDevice), "cudaMemcpy");
        }},
       {"cudaStreamSynchronize (idle stream)", 500 * Scale,
        [&] { check(cudaStreamSynchronize(Stream), "cudaStreamSynchronize"); }},

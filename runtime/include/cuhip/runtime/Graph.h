@@ -105,9 +105,7 @@ Status threadExchangeCaptureMode(CaptureMode *Mode);
 namespace capture {
 /// Number of captures in progress; the hooks cost one load while it is 0.
 extern std::atomic<int> Active;
-inline bool anyActive() {
-  return Active.load(std::memory_order_acquire) != 0;
-}
+inline bool anyActive() { return Active.load(std::memory_order_acquire) != 0; }
 /// An operation enqueued on Stream: Captured is set when capture took it
 /// (the result is then the operation's result) or refused it (a legacy
 /// stream operation that would wait for a capturing stream).

@@ -42,3 +42,12 @@ inline cudaStream_t perThreadStream(cudaStream_t Stream) {
 }
 
 } // namespace cuhip::cudart
+
+/// Exports Name, which calls Name_impl, and Name_ptsz, which does the same
+/// with a null StreamArg meaning the calling thread's default stream.
+#define CUHIP_STREAM_API(Name, Params, Args, StreamArg)                       \
+  CUHIP_EXPORT cudaError_t Name Params { return Name##_impl Args; }           \
+  CUHIP_EXPORT cudaError_t Name##_ptsz Params {                               \
+    StreamArg = cuhip::cudart::perThreadStream(StreamArg);                    \
+    return Name##_impl Args;                                                  \
+  }

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "Export.h"
 
+#include "cuhip/runtime/Graph.h"
+
 #include <cstdint>
 #include <memory>
 
@@ -58,13 +60,6 @@ CUHIP_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *Least,
                                                           int *Greatest) {
   return runtime().streamPriorityRange(Least, Greatest);
 }
-
-#define CUHIP_STREAM_API(Name, Params, Args, StreamArg)                       \
-  CUHIP_EXPORT cudaError_t Name Params { return Name##_impl Args; }           \
-  CUHIP_EXPORT cudaError_t Name##_ptsz Params {                               \
-    StreamArg = perThreadStream(StreamArg);                                         \
-    return Name##_impl Args;                                                  \
-  }
 
 static cudaError_t cudaStreamSynchronize_impl(cudaStream_t Stream) {
   return runtime().streamSynchronize(Stream);
@@ -116,6 +111,13 @@ static cudaError_t cudaStreamAddCallback_impl(cudaStream_t Stream,
     return runtime().record(rt::cudaErrorInvalidValue);
   if (!runtime().isStreamHandle(Stream))
     return runtime().record(rt::cudaErrorInvalidResourceHandle);
+  // Callbacks cannot become graph nodes (they take a stream and a status);
+  // CUDA refuses them during capture.
+  rt::CaptureStatus Capturing = rt::CaptureStatus::None;
+  if (rt::capture::anyActive() &&
+      rt::streamIsCapturing(Stream, &Capturing) == rt::cudaSuccess &&
+      Capturing != rt::CaptureStatus::None)
+    return runtime().record(rt::cudaErrorStreamCaptureUnsupported);
   auto *C = new StreamCallback{Fn, Stream, Data};
   cudaError_t E = runtime().streamAddHostFunc(Stream, runStreamCallback, C);
   if (E != rt::cudaSuccess)
@@ -212,3 +214,30 @@ CUHIP_STREAM_API(cudaLaunchCooperativeKernel,
                  (const void *Func, dim3 GridDim, dim3 BlockDim, void **Args,
                   size_t SharedMem, cudaStream_t Stream),
                  (Func, GridDim, BlockDim, Args, SharedMem, Stream), Stream)
+
+static cudaError_t cudaStreamGetId_impl(cudaStream_t Stream,
+                                        unsigned long long *Id) {
+  return runtime().streamGetId(Stream, Id);
+}
+CUHIP_STREAM_API(cudaStreamGetId,
+                 (cudaStream_t Stream, unsigned long long *Id), (Stream, Id),
+                 Stream)
+
+static cudaError_t cudaStreamAttachMemAsync_impl(cudaStream_t Stream,
+                                                 void *DevPtr, size_t Length,
+                                                 unsigned Flags) {
+  // cudaMemAttachGlobal (1), Host (2) or Single (4). Every allocation is
+  // visible to the host and every stream on both backends' managed memory,
+  // so attaching changes nothing but is checked as CUDA checks it.
+  if (Flags != 1 && Flags != 2 && Flags != 4)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  if (!runtime().isStreamHandle(Stream))
+    return runtime().record(rt::cudaErrorInvalidResourceHandle);
+  if (!DevPtr)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  return rt::cudaSuccess;
+}
+CUHIP_STREAM_API(cudaStreamAttachMemAsync,
+                 (cudaStream_t Stream, void *DevPtr, size_t Length,
+                  unsigned Flags),
+                 (Stream, DevPtr, Length, Flags), Stream)

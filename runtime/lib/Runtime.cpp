@@ -15,6 +15,8 @@
 #include "cuhip/runtime/Runtime.h"
 
 #include "CoreAccess.h"
+#include "cuhip/runtime/Graph.h"
+
 #include "CpuBackend.h"
 #include "HipBackend.h"
 
@@ -156,10 +158,16 @@ bool isDefaultStream(void *S) {
 // cudaStreamNonBlocking; cudaEventBlockingSync, DisableTiming, Interprocess.
 constexpr unsigned StreamFlagsMask = 0x1;
 constexpr unsigned EventDisableTiming = 0x2, EventFlagsMask = 0x7;
+
+// Stream ids: the legacy stream's is fixed; created and per-thread streams
+// draw theirs from one counter, so no two streams share one.
+constexpr uint64_t LegacyStreamId = 1;
+std::atomic<uint64_t> NextStreamId{16};
 } // namespace
 
 /// A stream created by streamCreate; its handle is its address.
 struct StreamObj {
+  uint64_t Id = 0; // cudaStreamGetId
   unsigned Flags = 0;
   int Priority = 0;
   void *Hip = nullptr; // hipStream_t on the HIP backend
@@ -1053,6 +1061,22 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
       return record(cudaErrorInvalidValue);
     std::memcpy(Params.data() + PI.Offset, Args[I], PI.Size);
   }
+  if (capture::anyActive() && !Cooperative) {
+    NodeOp Op;
+    Op.K = NodeOp::KernelLaunch;
+    Op.Fn = K;
+    Op.Grid = Grid;
+    Op.Block = Block;
+    Op.SharedMem = SharedMem;
+    for (const ptx::KernelParamInfo &PI : Info->Params)
+      Op.ParamOffsets.push_back(PI.Offset);
+    Op.ParamBuffer = std::move(Params);
+    bool Captured;
+    Status S = capture::enqueue(Stream, std::move(Op), Captured);
+    if (Captured)
+      return record(S);
+    Params = std::move(Op.ParamBuffer);
+  }
   std::string Msg;
   if (Cooperative && !Hip) {
     // All blocks of a cooperative grid must be resident at once.
@@ -1108,6 +1132,44 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
   return cudaSuccess;
 }
 
+Status Runtime::packKernelArgs(Kernel *K, void **Args,
+                               std::vector<uint8_t> &Buffer,
+                               std::vector<uint32_t> &Offsets) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (!K || !isKernelHandle(K))
+    return record(cudaErrorInvalidDeviceFunction);
+  if (Status S = P->ensureLoaded(*K->Mod))
+    return record(S);
+  const ptx::KernelInfo *Info =
+      P->hip() ? (K->Hip ? &K->Hip->Info : nullptr)
+               : (K->Compiled ? &K->Compiled->Info : nullptr);
+  if (!Info)
+    return record(cudaErrorInvalidDeviceFunction);
+  if (!Info->Params.empty() && !Args)
+    return record(cudaErrorInvalidValue);
+  Buffer.assign(std::max<uint32_t>(Info->ParamBufferSize, 8), 0);
+  Offsets.clear();
+  for (size_t I = 0; I < Info->Params.size(); ++I) {
+    const ptx::KernelParamInfo &PI = Info->Params[I];
+    if (!Args[I])
+      return record(cudaErrorInvalidValue);
+    std::memcpy(Buffer.data() + PI.Offset, Args[I], PI.Size);
+    Offsets.push_back(PI.Offset);
+  }
+  return cudaSuccess;
+}
+
+Status packKernelArgs(Kernel *K, void **Args, NodeOp &Op) {
+  Op.Fn = K;
+  return Runtime::get().packKernelArgs(K, Args, Op.ParamBuffer,
+                                       Op.ParamOffsets);
+}
+
+const char *kernelName(const Kernel *K) {
+  return K ? K->Name.c_str() : "(null)";
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -1117,6 +1179,8 @@ Status Runtime::malloc(void **Ptr, size_t Bytes) {
     return record(cudaErrorInvalidValue);
   *Ptr = nullptr;
   if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/false))
     return record(S);
   if (Bytes == 0)
     return cudaSuccess;
@@ -1164,6 +1228,9 @@ Status Runtime::free(void *Ptr) {
   if (!Ptr)
     return cudaSuccess;
   if (Status S = P->deviceStatus())
+    return record(S);
+  // cudaFree waits for the device, so it is unsafe during capture.
+  if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/false))
     return record(S);
   switch (decideFree(*this, Ptr)) {
   case FreeDecision::Refuse:
@@ -1364,6 +1431,9 @@ Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
   bool Empty;
   if (Status S = checkCopy(*this, Dst, Src, Bytes, Kind, Empty))
     return record(S);
+  // Synchronous copies go through the legacy stream.
+  if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/true))
+    return record(S);
   if (Empty)
     return cudaSuccess;
   if (HipBackend *Hip = P->hip())
@@ -1382,6 +1452,18 @@ Status Runtime::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
     return record(S);
   if (Empty)
     return cudaSuccess;
+  if (capture::anyActive()) {
+    NodeOp Op;
+    Op.K = NodeOp::Memcpy;
+    Op.Dst = Dst;
+    Op.Src = Src;
+    Op.Bytes = Bytes;
+    Op.Copy = Kind;
+    bool Captured;
+    Status S = capture::enqueue(Stream, std::move(Op), Captured);
+    if (Captured)
+      return record(S);
+  }
   if (HipBackend *Hip = P->hip())
     return record(Hip->memcpyAsync(Dst, Src, Bytes, Kind, HipStream));
   std::memmove(Dst, Src, Bytes);
@@ -1391,6 +1473,8 @@ Status Runtime::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
 Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
   bool Empty;
   if (Status S = checkSet(*this, Ptr, Bytes, Empty))
+    return record(S);
+  if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/true))
     return record(S);
   if (Empty)
     return cudaSuccess;
@@ -1409,6 +1493,18 @@ Status Runtime::memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream) {
     return record(S);
   if (Empty)
     return cudaSuccess;
+  if (capture::anyActive()) {
+    NodeOp Op;
+    Op.K = NodeOp::Memset;
+    Op.Dst = Ptr;
+    Op.Value = unsigned(Value) & 0xff;
+    Op.Width = Bytes;
+    Op.Pitch = Bytes;
+    bool Captured;
+    Status S = capture::enqueue(Stream, std::move(Op), Captured);
+    if (Captured)
+      return record(S);
+  }
   if (HipBackend *Hip = P->hip())
     return record(Hip->memsetAsync(Ptr, Value, Bytes, HipStream));
   std::memset(Ptr, Value, Bytes);
@@ -1475,6 +1571,7 @@ Status Runtime::streamCreate(void **Stream, unsigned Flags, int Priority) {
   Priority = std::clamp(Priority, std::min(Least, Greatest),
                         std::max(Least, Greatest));
   auto Obj = std::make_unique<StreamObj>();
+  Obj->Id = NextStreamId.fetch_add(1, std::memory_order_relaxed);
   Obj->Flags = Flags;
   Obj->Priority = Priority;
   if (HipBackend *Hip = P->hip())
@@ -1490,6 +1587,7 @@ Status Runtime::streamDestroy(void *Stream) {
   std::unique_ptr<StreamObj> Obj = P->take(P->Streams, Stream);
   if (!Obj)
     return record(cudaErrorInvalidResourceHandle);
+  capture::forgetStream(Stream);
   // CUDA lets the stream's pending work finish after the call returns;
   // hipStreamDestroy does the same.
   if (HipBackend *Hip = P->hip())
@@ -1503,6 +1601,8 @@ Status Runtime::streamSynchronize(void *Stream) {
   void *HipStream;
   if (Status S = P->resolveStream(Stream, &HipStream))
     return record(S);
+  if (Status S = capture::checkWaitOn(Stream))
+    return record(S);
   if (Status S = stickyError())
     return record(S);
   if (HipBackend *Hip = P->hip())
@@ -1515,6 +1615,8 @@ Status Runtime::streamQuery(void *Stream) {
     return record(S);
   void *HipStream;
   if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  if (Status S = capture::checkWaitOn(Stream))
     return record(S);
   if (Status S = stickyError())
     return record(S);
@@ -1535,6 +1637,32 @@ Status Runtime::streamGetFlags(void *Stream, unsigned *Flags) {
   std::lock_guard<std::mutex> G(P->StreamLock);
   auto It = P->Streams.find(Stream);
   *Flags = It == P->Streams.end() ? 0 : It->second->Flags;
+  return cudaSuccess;
+}
+
+Status Runtime::streamGetId(void *Stream, unsigned long long *Id) {
+  if (!Id)
+    return record(cudaErrorInvalidValue);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  uintptr_t V = reinterpret_cast<uintptr_t>(Stream);
+  if (V == 0 || V == 1) {
+    *Id = LegacyStreamId;
+    return cudaSuccess;
+  }
+  if (V == 2) {
+    // Each host thread's default stream is a stream of its own.
+    thread_local uint64_t PerThreadId =
+        NextStreamId.fetch_add(1, std::memory_order_relaxed);
+    *Id = PerThreadId;
+    return cudaSuccess;
+  }
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  auto It = P->Streams.find(Stream);
+  if (It == P->Streams.end())
+    return record(cudaErrorInvalidResourceHandle);
+  *Id = It->second->Id;
   return cudaSuccess;
 }
 
@@ -1563,6 +1691,12 @@ Status Runtime::streamWaitEvent(void *Stream, void *Event, unsigned Flags) {
   EventObj *E = P->findEvent(Event);
   if (!E)
     return record(cudaErrorInvalidResourceHandle);
+  if (capture::anyActive()) {
+    bool Handled;
+    Status S = capture::waitEvent(Stream, Event, Handled);
+    if (Handled)
+      return record(S);
+  }
   if (HipBackend *Hip = P->hip())
     return record(Hip->streamWaitEvent(HipStream, E->Hip));
   // Every event recorded on the CPU backend has completed already.
@@ -1578,6 +1712,16 @@ Status Runtime::streamAddHostFunc(void *Stream, void (*Fn)(void *),
   void *HipStream;
   if (Status S = P->resolveStream(Stream, &HipStream))
     return record(S);
+  if (capture::anyActive()) {
+    NodeOp Op;
+    Op.K = NodeOp::Host;
+    Op.HostFn = Fn;
+    Op.HostData = Data;
+    bool Captured;
+    Status S = capture::enqueue(Stream, std::move(Op), Captured);
+    if (Captured)
+      return record(S);
+  }
   if (HipBackend *Hip = P->hip())
     return record(Hip->streamAddHostFunc(HipStream, Fn, Data));
   // The stream's earlier work is complete: the function runs now.
@@ -1609,6 +1753,7 @@ Status Runtime::eventDestroy(void *Event) {
   std::unique_ptr<EventObj> Obj = P->take(P->Events, Event);
   if (!Obj)
     return record(cudaErrorInvalidResourceHandle);
+  capture::forgetEvent(Event);
   if (HipBackend *Hip = P->hip())
     return record(Hip->eventDestroy(Obj->Hip));
   return cudaSuccess;
@@ -1623,6 +1768,12 @@ Status Runtime::eventRecord(void *Event, void *Stream) {
   void *HipStream;
   if (Status S = P->resolveStream(Stream, &HipStream))
     return record(S);
+  if (capture::anyActive()) {
+    bool Handled;
+    Status S = capture::recordEvent(Event, Stream, Handled);
+    if (Handled)
+      return record(S);
+  }
   HipBackend *Hip = P->hip();
   if (Hip)
     if (Status S = Hip->eventRecord(E->Hip, HipStream))
@@ -1655,6 +1806,8 @@ Status Runtime::eventSynchronize(void *Event) {
   EventObj *E = P->findEvent(Event);
   if (!E)
     return record(cudaErrorInvalidResourceHandle);
+  if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/false))
+    return record(S);
   if (HipBackend *Hip = P->hip())
     return record(P->deviceResult(Hip->eventSynchronize(E->Hip)));
   return cudaSuccess;
@@ -1727,6 +1880,8 @@ const DeviceInfo &Runtime::deviceInfo(int) const {
 
 Status Runtime::synchronize() {
   if (Status S = P->deviceStatus())
+    return record(S);
+  if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/true))
     return record(S);
   if (Status S = stickyError())
     return record(S);

@@ -195,6 +195,11 @@ public:
   /// promise that refuses them.
   Status launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
                 size_t SharedMem, void *Stream, bool Cooperative = false);
+  /// Copies the arguments of a launch of K (Args[i] points at argument i)
+  /// into Buffer by K's parameter layout, Offsets[i] being where argument i
+  /// lies: what graph kernel nodes keep. Compiles K's module if needed.
+  Status packKernelArgs(Kernel *K, void **Args, std::vector<uint8_t> &Buffer,
+                        std::vector<uint32_t> &Offsets);
   /// How many blocks of K with BlockSize threads and DynamicShared bytes of
   /// dynamic shared memory one multiprocessor keeps resident
   /// (cudaOccupancyMaxActiveBlocksPerMultiprocessor). A cooperative grid
@@ -318,6 +323,8 @@ public:
   Status streamQuery(void *Stream);
   Status streamGetFlags(void *Stream, unsigned *Flags);
   Status streamGetPriority(void *Stream, int *Priority);
+  /// A number no other stream of the process has (cudaStreamGetId).
+  Status streamGetId(void *Stream, unsigned long long *Id);
   Status streamWaitEvent(void *Stream, void *Event, unsigned Flags);
   /// Runs Fn(Data) after the stream's earlier work (cudaLaunchHostFunc).
   Status streamAddHostFunc(void *Stream, void (*Fn)(void *), void *Data);

@@ -75,8 +75,9 @@ __global__ void geluBackwardBF16(__nv_bfloat162 *dinp,
 static uint16_t hostFloatToBF16(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
+  // NaN first: rounding could carry its payload into the infinity encoding.
   if ((u & 0x7fffffffu) > 0x7f800000u)
-    return 0x7fc0;                 // quiet NaN
+    return 0x7fc0;
   u += 0x7fffu + ((u >> 16) & 1u); // round to nearest, ties to even
   return uint16_t(u >> 16);
 }

@@ -128,8 +128,9 @@ static uint16_t hostDoubleToHalf(double d, bool towardZero) {
   if (a < std::ldexp(1.0, -14)) // subnormal range: units of 2^-24
     return sign | uint16_t(roundInt(std::ldexp(a, 24)));
   int e;
-  std::frexp(a, &e);                          // a = m * 2^e, m in [0.5, 1)
-  double q = roundInt(std::ldexp(a, 11 - e)); // 11 significant bits
+  // a = m * 2^e with m in [0.5, 1); keep 11 significant bits.
+  std::frexp(a, &e);
+  double q = roundInt(std::ldexp(a, 11 - e));
   // q == 2048 carries into the exponent field through the addition.
   uint32_t bits = uint32_t(e - 1 + 15) << 10;
   bits += uint32_t(q) - 1024;

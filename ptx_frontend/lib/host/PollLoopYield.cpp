@@ -94,8 +94,7 @@ bool isPollingLoop(const Loop &L) {
   for (const BasicBlock *BB : L.blocks())
     for (const Instruction &I : *BB) {
       if (isPollingRead(I) || isa<FenceInst>(I) ||
-          (isa<IntrinsicInst>(I) && !I.mayWriteToMemory()) ||
-          isMemcheckCall(I))
+          (isa<IntrinsicInst>(I) && !I.mayWriteToMemory()) || isMemcheckCall(I))
         continue;
       if (I.mayWriteToMemory() || isa<CallBase>(I))
         return false;

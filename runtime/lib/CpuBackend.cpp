@@ -334,6 +334,10 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
   // the launch, which is synchronous.
   ptx::host::GridWorkspace Workspace{sizeof(ptx::host::GridWorkspace), 0};
   uintptr_t WorkspaceAddress = reinterpret_cast<uintptr_t>(&Workspace);
+  if (Memcheck) { // grid.sync()'s atomics on it are the kernel's own
+    Memcheck->GridWorkspace = &Workspace;
+    Memcheck->GridWorkspaceBytes = sizeof(Workspace);
+  }
   std::vector<CoopBlock> All(Blocks);
   for (uint64_t I = 0; I < Blocks; ++I) {
     CoopBlock &B = All[I];

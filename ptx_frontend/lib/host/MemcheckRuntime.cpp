@@ -166,6 +166,9 @@ extern "C" void cuhip_memcheck(uint64_t Address, uint32_t Kind,
       return;
     if (isDeviceHeapOrModuleRange(Address, Size))
       return;
+    if (inside(Address, Size, reinterpret_cast<uint64_t>(L->GridWorkspace),
+               L->GridWorkspaceBytes))
+      return;
   }
   report(Address, Kind, Ctx, TidX, TidY, TidZ, Site, *L);
 }

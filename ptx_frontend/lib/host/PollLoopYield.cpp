@@ -79,6 +79,14 @@ bool exitDependsOnPollingRead(const Loop &L) {
   return false;
 }
 
+/// Memcheck mode checks each access with a call before it; the check
+/// writes nothing the kernel can see, so a polling loop stays one.
+bool isMemcheckCall(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && Callee->getName() == "cuhip_memcheck";
+}
+
 /// A loop polls when whether it ends depends on memory another thread
 /// writes, and it writes nothing itself except through its lock attempts:
 /// a loop that also stores or adds does work of its own and is not a wait.
@@ -86,7 +94,7 @@ bool isPollingLoop(const Loop &L) {
   for (const BasicBlock *BB : L.blocks())
     for (const Instruction &I : *BB) {
       if (isPollingRead(I) || isa<FenceInst>(I) ||
-          (isa<IntrinsicInst>(I) && !I.mayWriteToMemory()))
+          (isa<IntrinsicInst>(I) && !I.mayWriteToMemory()) || isMemcheckCall(I))
         continue;
       if (I.mayWriteToMemory() || isa<CallBase>(I))
         return false;

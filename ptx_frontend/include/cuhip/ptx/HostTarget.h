@@ -271,6 +271,10 @@ struct MemcheckLaunch {
   uint64_t FrameBytes = 0;  // the block's thread frames
   const void *Params = nullptr; // the parameter buffer
   uint64_t ParamBytes = 0;
+  /// A cooperative launch's GridWorkspace, which grid.sync() updates with
+  /// global atomics; null for other launches.
+  const void *GridWorkspace = nullptr;
+  uint64_t GridWorkspaceBytes = 0;
   const char *KernelName = "";
   /// Set by the first check that fails, so that one report is printed.
   mutable std::atomic<bool> Reported{false};

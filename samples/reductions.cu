@@ -381,7 +381,14 @@ int main() {
   // is sized from the occupancy query.
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  if (!prop.cooperativeLaunch) {
+  int cooperative = 0;
+  CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, 0));
+  if (cooperative != prop.cooperativeLaunch) {
+    std::printf("FAIL: cudaDevAttrCooperativeLaunch %d, property %d\n",
+                cooperative, prop.cooperativeLaunch);
+    return 1;
+  }
+  if (!cooperative) {
     std::printf("note: device has no cooperative launch; skipping that part\n");
   } else {
     int perSM = 0;

@@ -8,9 +8,8 @@
 // event dependency, a non-negative cudaEventElapsedTime between events on
 // different streams (and cudaErrorInvalidResourceHandle for events created
 // with cudaEventDisableTiming), and cudaStreamQuery/cudaEventQuery giving
-// cudaSuccess once everything is synchronized. Host buffers come from plain
-// malloc: the pipeline's ordering does not depend on pinned memory. Prints
-// PASS or FAIL.
+// cudaSuccess once everything is synchronized. Host buffers are page-locked
+// (cudaMallocHost), as asynchronous copies want them. Prints PASS or FAIL.
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -82,8 +81,10 @@ static void CUDART_CB stageDone(void *p) {
 int main() {
   const int n = kChunks * kChunk;
   size_t bytes = size_t(n) * sizeof(float), chunkBytes = kChunk * sizeof(float);
-  float *hx = (float *)std::malloc(bytes), *hy = (float *)std::malloc(bytes),
-        *hout = (float *)std::malloc(bytes);
+  float *hx, *hy, *hout;
+  CHECK(cudaMallocHost(&hx, bytes));
+  CHECK(cudaMallocHost(&hy, bytes));
+  CHECK(cudaMallocHost(&hout, bytes));
   for (int i = 0; i < n; ++i) {
     hx[i] = xValue(i);
     hy[i] = yValue(i);
@@ -197,9 +198,9 @@ int main() {
   CHECK(cudaFree(dx));
   CHECK(cudaFree(dy));
   CHECK(cudaFree(dout));
-  std::free(hx);
-  std::free(hy);
-  std::free(hout);
+  CHECK(cudaFreeHost(hx));
+  CHECK(cudaFreeHost(hy));
+  CHECK(cudaFreeHost(hout));
   std::printf("streams_events chunks=%d elapsed>=0: %s\n", kChunks,
               bad ? "FAIL" : "PASS");
   return bad ? 1 : 0;

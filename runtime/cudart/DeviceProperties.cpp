@@ -4,122 +4,166 @@
 // exports cudaGetDeviceProperties with the CUDA 13 structure;
 // libcudart.so.12 exports cudaGetDeviceProperties_v2 (what CUDA 12 headers
 // call) with the CUDA 12 structure, plus the unsuffixed legacy entry point,
-// which writes only the CUDA 11 part of it. All are filled from the runtime
-// core's DeviceInfo by one filler, so the two libraries cannot disagree.
-// cudaDeviceGetAttribute reads the same filled structures through a table
-// with one row per cudaDeviceAttr of the CUDA 13 headers, so an attribute
-// and its property always agree.
+// which writes only the CUDA 11 part of it. All are filled by one filler
+// from the runtime core's attribute table (Runtime::deviceAttribute, which
+// also answers libcuda's cuDeviceGetAttribute), and cudaDeviceGetAttribute
+// is that table, so the libraries cannot disagree and an attribute always
+// equals its property.
 //
 //===----------------------------------------------------------------------===//
 #include "Export.h"
 
-#include <algorithm>
 #include <cstddef>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <string>
 
 using namespace cuhip;
 using namespace cuhip::cudart;
 
-/// memoryClockRate for CUDA 12, in kHz. Declared rather than measured: the
-/// DIMMs' speed is only readable with privileges. It goes with the 64-bit
-/// 64-bit memoryBusWidth of the CPU backend's DeviceInfo (one DDR channel): 1.6 GHz is DDR4-3200's
-/// I/O clock, so the bandwidth programs derive, 2 * clock * width / 8, is
-/// 25.6 GB/s, the peak of one such channel.
-static constexpr int NominalMemoryClockKHz = 1600000;
+namespace {
+/// The attribute numbers, shared by CUdevice_attribute and cudaDeviceAttr.
+enum DeviceAttribute : int {
+#define CUHIP_DEVICE_ATTRIBUTE(Name, Value) Name = Value,
+#include "cuhip/runtime/DeviceAttributes.def"
+#undef CUHIP_DEVICE_ATTRIBUTE
+};
 
-/// The host CPU's maximum clock in kHz, which is what clockRate means when
-/// the multiprocessors are host cores. Read once: cpufreq reports kHz; where
-/// it is missing (many VMs), /proc/cpuinfo's "cpu MHz" still is there.
-static int hostClockRateKHz() {
-  static const int KHz = [] {
-    long MaxFreq = 0;
-    std::ifstream("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") >>
-        MaxFreq;
-    if (MaxFreq > 0)
-      return int(MaxFreq);
-    std::ifstream Info("/proc/cpuinfo");
-    for (std::string Line; std::getline(Info, Line);)
-      if (Line.rfind("cpu MHz", 0) == 0) {
-        size_t Colon = Line.find(':');
-        double MHz = Colon == std::string::npos
-                         ? 0
-                         : std::strtod(Line.c_str() + Colon + 1, nullptr);
-        if (MHz > 0)
-          return int(MHz * 1000);
-        break;
-      }
-    // Programs divide by clockRate (cycles to time), so never report 0.
-    return 1000000;
-  }();
-  return KHz;
-}
+/// One device's attributes as the core's table answers them. Every
+/// property with an attribute is read through this, so the two cannot
+/// disagree.
+struct AttributeReader {
+  int Device;
+  int operator()(DeviceAttribute A) const {
+    int V = 0;
+    runtime().deviceAttribute(A, Device, &V);
+    return V;
+  }
+};
+} // namespace
 
 /// The fields CUDA 12 and CUDA 13 share by name, whatever their offsets.
 /// Both layouts are filled through this one template so that every value
 /// both ABIs report is written in exactly one place.
 template <typename PropT>
 static void fillSharedFields(PropT &P, const rt::DeviceInfo &D, int Device) {
+  AttributeReader A{Device};
   std::memset(&P, 0, sizeof(P));
   std::strncpy(P.name, D.Name.c_str(), sizeof(P.name) - 1);
   // A stable, recognisable UUID: "cuhip" then the device ordinal.
   std::memcpy(P.uuid.bytes, "cuhip-cpu-device", 16);
   P.uuid.bytes[15] = char('0' + Device);
+  // The sizes below are size_t fields whose attributes are ints; read them
+  // from DeviceInfo where an int could not hold them.
   P.totalGlobalMem = D.TotalGlobalMem;
   P.sharedMemPerBlock = D.SharedMemPerBlock;
-  P.regsPerBlock = D.RegsPerBlock;
-  P.warpSize = D.WarpSize;
-  P.memPitch = 0x7fffffff;
-  P.maxThreadsPerBlock = D.MaxThreadsPerBlock;
-  std::copy(D.MaxThreadsDim, D.MaxThreadsDim + 3, P.maxThreadsDim);
-  std::copy(D.MaxGridSize, D.MaxGridSize + 3, P.maxGridSize);
   P.totalConstMem = D.TotalConstMem;
-  P.major = D.Major;
-  P.minor = D.Minor;
-  P.textureAlignment = 512;
-  P.texturePitchAlignment = 32;
-  P.multiProcessorCount = D.MultiProcessorCount;
-  P.integrated = D.Integrated;
-  P.canMapHostMemory = 1;
-  P.surfaceAlignment = 512;
-  P.concurrentKernels = D.ConcurrentKernels;
-  P.asyncEngineCount = D.AsyncEngineCount;
-  P.unifiedAddressing = 1;
-  P.memoryBusWidth = D.MemoryBusWidth;
-  P.l2CacheSize = D.L2CacheSize;
-  P.maxThreadsPerMultiProcessor = D.MaxThreadsPerMultiProcessor;
-  P.globalL1CacheSupported = 1;
-  P.localL1CacheSupported = 1;
   P.sharedMemPerMultiprocessor = D.SharedMemPerMultiprocessor;
-  P.regsPerMultiprocessor = 65536;
-  P.managedMemory = 0;
-  P.hostNativeAtomicSupported = 1;
-  P.pageableMemoryAccess = 0;
-  P.concurrentManagedAccess = 0;
-  P.cooperativeLaunch = D.CooperativeLaunch;
   P.sharedMemPerBlockOptin = D.SharedMemPerBlockOptin;
-  P.maxBlocksPerMultiProcessor = D.MaxBlocksPerMultiProcessor;
-  P.hostRegisterSupported = 0;
-  // A single device on no PCI bus: domain, bus and device 0, which is also
-  // what cudaDeviceGetPCIBusId reports ("0000:00:00.0").
-  P.pciBusID = P.pciDeviceID = P.pciDomainID = 0;
-  P.ECCEnabled = 0;
-  P.tccDriver = 0;
-  P.isMultiGpuBoard = 0;
-  P.multiGpuBoardGroupID = 0;
-  int Least = 0, Greatest = 0;
-  runtime().streamPriorityRange(&Least, &Greatest);
-  P.streamPrioritiesSupported = Least != Greatest;
-  // Kernels run as ordinary, preemptible threads (or HIP's queues).
-  P.computePreemptionSupported = 1;
-  // No part of the L2 can be set aside for persisting accesses.
-  P.persistingL2CacheMaxSize = 0;
-  P.accessPolicyMaxWindowSize = 0;
-  P.reservedSharedMemPerBlock = 0; // the runtime keeps none for itself
-  // Textures, surfaces, memory pools, IPC, clusters of more than one block
-  // and external semaphores are not provided: their limits and flags stay 0.
+  P.memPitch = size_t(A(MAX_PITCH));
+  P.regsPerBlock = A(MAX_REGISTERS_PER_BLOCK);
+  P.warpSize = A(WARP_SIZE);
+  P.maxThreadsPerBlock = A(MAX_THREADS_PER_BLOCK);
+  P.maxThreadsDim[0] = A(MAX_BLOCK_DIM_X);
+  P.maxThreadsDim[1] = A(MAX_BLOCK_DIM_Y);
+  P.maxThreadsDim[2] = A(MAX_BLOCK_DIM_Z);
+  P.maxGridSize[0] = A(MAX_GRID_DIM_X);
+  P.maxGridSize[1] = A(MAX_GRID_DIM_Y);
+  P.maxGridSize[2] = A(MAX_GRID_DIM_Z);
+  P.major = A(COMPUTE_CAPABILITY_MAJOR);
+  P.minor = A(COMPUTE_CAPABILITY_MINOR);
+  P.textureAlignment = size_t(A(TEXTURE_ALIGNMENT));
+  P.texturePitchAlignment = size_t(A(TEXTURE_PITCH_ALIGNMENT));
+  P.multiProcessorCount = A(MULTIPROCESSOR_COUNT);
+  P.integrated = A(INTEGRATED);
+  P.canMapHostMemory = A(CAN_MAP_HOST_MEMORY);
+  P.maxTexture1D = A(MAXIMUM_TEXTURE1D_WIDTH);
+  P.maxTexture1DMipmap = A(MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH);
+  P.maxTexture2D[0] = A(MAXIMUM_TEXTURE2D_WIDTH);
+  P.maxTexture2D[1] = A(MAXIMUM_TEXTURE2D_HEIGHT);
+  P.maxTexture2DMipmap[0] = A(MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH);
+  P.maxTexture2DMipmap[1] = A(MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT);
+  P.maxTexture2DLinear[0] = A(MAXIMUM_TEXTURE2D_LINEAR_WIDTH);
+  P.maxTexture2DLinear[1] = A(MAXIMUM_TEXTURE2D_LINEAR_HEIGHT);
+  P.maxTexture2DLinear[2] = A(MAXIMUM_TEXTURE2D_LINEAR_PITCH);
+  P.maxTexture2DGather[0] = A(MAXIMUM_TEXTURE2D_GATHER_WIDTH);
+  P.maxTexture2DGather[1] = A(MAXIMUM_TEXTURE2D_GATHER_HEIGHT);
+  P.maxTexture3D[0] = A(MAXIMUM_TEXTURE3D_WIDTH);
+  P.maxTexture3D[1] = A(MAXIMUM_TEXTURE3D_HEIGHT);
+  P.maxTexture3D[2] = A(MAXIMUM_TEXTURE3D_DEPTH);
+  P.maxTexture3DAlt[0] = A(MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE);
+  P.maxTexture3DAlt[1] = A(MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE);
+  P.maxTexture3DAlt[2] = A(MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE);
+  P.maxTextureCubemap = A(MAXIMUM_TEXTURECUBEMAP_WIDTH);
+  P.maxTexture1DLayered[0] = A(MAXIMUM_TEXTURE1D_LAYERED_WIDTH);
+  P.maxTexture1DLayered[1] = A(MAXIMUM_TEXTURE1D_LAYERED_LAYERS);
+  P.maxTexture2DLayered[0] = A(MAXIMUM_TEXTURE2D_LAYERED_WIDTH);
+  P.maxTexture2DLayered[1] = A(MAXIMUM_TEXTURE2D_LAYERED_HEIGHT);
+  P.maxTexture2DLayered[2] = A(MAXIMUM_TEXTURE2D_LAYERED_LAYERS);
+  P.maxTextureCubemapLayered[0] = A(MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH);
+  P.maxTextureCubemapLayered[1] = A(MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS);
+  P.maxSurface1D = A(MAXIMUM_SURFACE1D_WIDTH);
+  P.maxSurface2D[0] = A(MAXIMUM_SURFACE2D_WIDTH);
+  P.maxSurface2D[1] = A(MAXIMUM_SURFACE2D_HEIGHT);
+  P.maxSurface3D[0] = A(MAXIMUM_SURFACE3D_WIDTH);
+  P.maxSurface3D[1] = A(MAXIMUM_SURFACE3D_HEIGHT);
+  P.maxSurface3D[2] = A(MAXIMUM_SURFACE3D_DEPTH);
+  P.maxSurface1DLayered[0] = A(MAXIMUM_SURFACE1D_LAYERED_WIDTH);
+  P.maxSurface1DLayered[1] = A(MAXIMUM_SURFACE1D_LAYERED_LAYERS);
+  P.maxSurface2DLayered[0] = A(MAXIMUM_SURFACE2D_LAYERED_WIDTH);
+  P.maxSurface2DLayered[1] = A(MAXIMUM_SURFACE2D_LAYERED_HEIGHT);
+  P.maxSurface2DLayered[2] = A(MAXIMUM_SURFACE2D_LAYERED_LAYERS);
+  P.maxSurfaceCubemap = A(MAXIMUM_SURFACECUBEMAP_WIDTH);
+  P.maxSurfaceCubemapLayered[0] = A(MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH);
+  P.maxSurfaceCubemapLayered[1] = A(MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS);
+  P.surfaceAlignment = size_t(A(SURFACE_ALIGNMENT));
+  P.concurrentKernels = A(CONCURRENT_KERNELS);
+  P.ECCEnabled = A(ECC_ENABLED);
+  P.pciBusID = A(PCI_BUS_ID);
+  P.pciDeviceID = A(PCI_DEVICE_ID);
+  P.pciDomainID = A(PCI_DOMAIN_ID);
+  P.tccDriver = A(TCC_DRIVER);
+  P.asyncEngineCount = A(ASYNC_ENGINE_COUNT);
+  P.unifiedAddressing = A(UNIFIED_ADDRESSING);
+  P.memoryBusWidth = A(GLOBAL_MEMORY_BUS_WIDTH);
+  P.l2CacheSize = A(L2_CACHE_SIZE);
+  P.persistingL2CacheMaxSize = A(MAX_PERSISTING_L2_CACHE_SIZE);
+  P.maxThreadsPerMultiProcessor = A(MAX_THREADS_PER_MULTIPROCESSOR);
+  P.streamPrioritiesSupported = A(STREAM_PRIORITIES_SUPPORTED);
+  P.globalL1CacheSupported = A(GLOBAL_L1_CACHE_SUPPORTED);
+  P.localL1CacheSupported = A(LOCAL_L1_CACHE_SUPPORTED);
+  P.regsPerMultiprocessor = A(MAX_REGISTERS_PER_MULTIPROCESSOR);
+  P.managedMemory = A(MANAGED_MEMORY);
+  P.isMultiGpuBoard = A(MULTI_GPU_BOARD);
+  P.multiGpuBoardGroupID = A(MULTI_GPU_BOARD_GROUP_ID);
+  P.hostNativeAtomicSupported = A(HOST_NATIVE_ATOMIC_SUPPORTED);
+  P.pageableMemoryAccess = A(PAGEABLE_MEMORY_ACCESS);
+  P.concurrentManagedAccess = A(CONCURRENT_MANAGED_ACCESS);
+  P.computePreemptionSupported = A(COMPUTE_PREEMPTION_SUPPORTED);
+  P.canUseHostPointerForRegisteredMem =
+      A(CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM);
+  P.cooperativeLaunch = A(COOPERATIVE_LAUNCH);
+  P.pageableMemoryAccessUsesHostPageTables =
+      A(PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES);
+  P.directManagedMemAccessFromHost = A(DIRECT_MANAGED_MEM_ACCESS_FROM_HOST);
+  P.maxBlocksPerMultiProcessor = A(MAX_BLOCKS_PER_MULTIPROCESSOR);
+  P.accessPolicyMaxWindowSize = A(MAX_ACCESS_POLICY_WINDOW_SIZE);
+  P.reservedSharedMemPerBlock = size_t(A(RESERVED_SHARED_MEMORY_PER_BLOCK));
+  P.hostRegisterSupported = A(HOST_REGISTER_SUPPORTED);
+  P.sparseCudaArraySupported = A(SPARSE_CUDA_ARRAY_SUPPORTED);
+  P.hostRegisterReadOnlySupported = A(READ_ONLY_HOST_REGISTER_SUPPORTED);
+  P.timelineSemaphoreInteropSupported =
+      A(TIMELINE_SEMAPHORE_INTEROP_SUPPORTED);
+  P.memoryPoolsSupported = A(MEMORY_POOLS_SUPPORTED);
+  P.gpuDirectRDMASupported = A(GPU_DIRECT_RDMA_SUPPORTED);
+  P.gpuDirectRDMAFlushWritesOptions =
+      unsigned(A(GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS));
+  P.gpuDirectRDMAWritesOrdering = A(GPU_DIRECT_RDMA_WRITES_ORDERING);
+  P.memoryPoolSupportedHandleTypes =
+      unsigned(A(MEMPOOL_SUPPORTED_HANDLE_TYPES));
+  P.deferredMappingCudaArraySupported =
+      A(DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED);
+  P.ipcEventSupported = A(IPC_EVENT_SUPPORTED);
+  P.clusterLaunch = A(CLUSTER_LAUNCH);
+  P.unifiedFunctionPointers = A(UNIFIED_FUNCTION_POINTERS);
 }
 
 // Each library calls one of the two fillers below. Both are compiled into
@@ -127,35 +171,41 @@ static void fillSharedFields(PropT &P, const rt::DeviceInfo &D, int Device) {
 [[maybe_unused]] static void
 fillDeviceProp(cudaDeviceProp &P, const rt::DeviceInfo &D, int Device) {
   fillSharedFields(P, D, Device);
-  // Fields CUDA 12's structure lacks: no NUMA node is tied to the device.
-  P.deviceNumaId = -1;
-  P.hostNumaId = -1;
+  AttributeReader A{Device};
+  // Fields CUDA 12's structure lacks.
+  P.deviceNumaConfig = A(NUMA_CONFIG);
+  P.deviceNumaId = A(NUMA_ID);
+  P.mpsEnabled = A(MPS_ENABLED);
+  P.hostNumaId = A(HOST_NUMA_ID);
+  P.gpuPciDeviceID = unsigned(A(GPU_PCI_DEVICE_ID));
+  P.gpuPciSubsystemID = unsigned(A(GPU_PCI_SUBSYSTEM_ID));
+  P.hostNumaMultinodeIpcSupported = A(HOST_NUMA_MULTINODE_IPC_SUPPORTED);
 }
 
 [[maybe_unused]] static void
 fillDeviceProp(cudaDeviceProp12 &P, const rt::DeviceInfo &D, int Device) {
   fillSharedFields(P, D, Device);
+  AttributeReader A{Device};
   // Fields CUDA 13 removed (it serves them through cudaDeviceGetAttribute).
-  P.clockRate = D.ClockRateKHz > 0 ? D.ClockRateKHz : hostClockRateKHz();
-  // Defined as asyncEngineCount > 0 (on the CPU backend copies run on the
-  // calling thread, so there is no engine to overlap them with kernels).
-  P.deviceOverlap = P.asyncEngineCount > 0;
-  P.kernelExecTimeoutEnabled = 0; // no watchdog bounds a kernel's run time
-  P.computeMode = 0; // cudaComputeModeDefault: any thread or process may use it
-  P.memoryClockRate =
-      D.MemoryClockRateKHz > 0 ? D.MemoryClockRateKHz : NominalMemoryClockKHz;
-  // A SIMD register holds twice as many floats as doubles.
-  P.singleToDoublePrecisionPerfRatio = 2;
-  P.cooperativeMultiDeviceLaunch = 0; // one device only
-  // maxTexture1DLinear stays 0 like every other texture limit: no textures.
+  P.clockRate = A(CLOCK_RATE);
+  P.deviceOverlap = A(GPU_OVERLAP);
+  P.kernelExecTimeoutEnabled = A(KERNEL_EXEC_TIMEOUT);
+  P.computeMode = A(COMPUTE_MODE);
+  P.memoryClockRate = A(MEMORY_CLOCK_RATE);
+  P.singleToDoublePrecisionPerfRatio = A(SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO);
+  P.cooperativeMultiDeviceLaunch = A(COOPERATIVE_MULTI_DEVICE_LAUNCH);
+  P.maxTexture1DLinear = A(MAXIMUM_TEXTURE1D_LINEAR_WIDTH);
 }
 
 template <typename PropT>
 static cudaError_t getDeviceProperties(PropT *Prop, int Device) {
   if (!Prop)
     return runtime().record(rt::cudaErrorInvalidValue);
-  if (Device < 0 || Device >= runtime().deviceCount())
-    return runtime().record(rt::cudaErrorInvalidDevice);
+  // The core's answer for one attribute carries its device checks (no
+  // device, an invalid ordinal, a sticky error) and records them.
+  int Probe = 0;
+  if (cudaError_t Err = runtime().deviceAttribute(1, Device, &Probe))
+    return Err;
   fillDeviceProp(*Prop, runtime().deviceInfo(Device), Device);
   return rt::cudaSuccess;
 }
@@ -199,189 +249,31 @@ CUHIP_EXPORT cudaError_t cudaGetDeviceProperties(void *Prop, int Device) {
 // cudaDeviceGetAttribute
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Both layouts filled for one device: the CUDA 13 structure has most
-/// fields, the CUDA 12 one those CUDA 13 moved to attributes only.
-struct FilledProps {
-  cudaDeviceProp P;
-  cudaDeviceProp12 Q;
-};
-
-struct AttributeRow {
-  int Attr;
-  int (*Value)(const FilledProps &);
-};
-
-#define ATTR(Num, Expr)                                                        \
-  {Num, [](const FilledProps &F) {                                             \
-     [[maybe_unused]] const cudaDeviceProp &P = F.P;                           \
-     [[maybe_unused]] const cudaDeviceProp12 &Q = F.Q;                         \
-     return int(Expr);                                                         \
-   }}
-
-/// One row per cudaDeviceAttr of the CUDA 13 headers, in their order; the
-/// numbers are the enumerators' values (named in the comments). Reserved
-/// values read 0.
-const AttributeRow AttributeTable[] = {
-    ATTR(1, P.maxThreadsPerBlock),            // MaxThreadsPerBlock
-    ATTR(2, P.maxThreadsDim[0]),              // MaxBlockDimX
-    ATTR(3, P.maxThreadsDim[1]),              // MaxBlockDimY
-    ATTR(4, P.maxThreadsDim[2]),              // MaxBlockDimZ
-    ATTR(5, P.maxGridSize[0]),                // MaxGridDimX
-    ATTR(6, P.maxGridSize[1]),                // MaxGridDimY
-    ATTR(7, P.maxGridSize[2]),                // MaxGridDimZ
-    ATTR(8, P.sharedMemPerBlock),             // MaxSharedMemoryPerBlock
-    ATTR(9, P.totalConstMem),                 // TotalConstantMemory
-    ATTR(10, P.warpSize),                     // WarpSize
-    ATTR(11, P.memPitch),                     // MaxPitch
-    ATTR(12, P.regsPerBlock),                 // MaxRegistersPerBlock
-    ATTR(13, Q.clockRate),                    // ClockRate
-    ATTR(14, P.textureAlignment),             // TextureAlignment
-    ATTR(15, Q.deviceOverlap),                // GpuOverlap
-    ATTR(16, P.multiProcessorCount),          // MultiProcessorCount
-    ATTR(17, Q.kernelExecTimeoutEnabled),     // KernelExecTimeout
-    ATTR(18, P.integrated),                   // Integrated
-    ATTR(19, P.canMapHostMemory),             // CanMapHostMemory
-    ATTR(20, Q.computeMode),                  // ComputeMode
-    ATTR(21, P.maxTexture1D),                 // MaxTexture1DWidth
-    ATTR(22, P.maxTexture2D[0]),              // MaxTexture2DWidth
-    ATTR(23, P.maxTexture2D[1]),              // MaxTexture2DHeight
-    ATTR(24, P.maxTexture3D[0]),              // MaxTexture3DWidth
-    ATTR(25, P.maxTexture3D[1]),              // MaxTexture3DHeight
-    ATTR(26, P.maxTexture3D[2]),              // MaxTexture3DDepth
-    ATTR(27, P.maxTexture2DLayered[0]),       // MaxTexture2DLayeredWidth
-    ATTR(28, P.maxTexture2DLayered[1]),       // MaxTexture2DLayeredHeight
-    ATTR(29, P.maxTexture2DLayered[2]),       // MaxTexture2DLayeredLayers
-    ATTR(30, P.surfaceAlignment),             // SurfaceAlignment
-    ATTR(31, P.concurrentKernels),            // ConcurrentKernels
-    ATTR(32, P.ECCEnabled),                   // EccEnabled
-    ATTR(33, P.pciBusID),                     // PciBusId
-    ATTR(34, P.pciDeviceID),                  // PciDeviceId
-    ATTR(35, P.tccDriver),                    // TccDriver
-    ATTR(36, Q.memoryClockRate),              // MemoryClockRate
-    ATTR(37, P.memoryBusWidth),               // GlobalMemoryBusWidth
-    ATTR(38, P.l2CacheSize),                  // L2CacheSize
-    ATTR(39, P.maxThreadsPerMultiProcessor),  // MaxThreadsPerMultiProcessor
-    ATTR(40, P.asyncEngineCount),             // AsyncEngineCount
-    ATTR(41, P.unifiedAddressing),            // UnifiedAddressing
-    ATTR(42, P.maxTexture1DLayered[0]),       // MaxTexture1DLayeredWidth
-    ATTR(43, P.maxTexture1DLayered[1]),       // MaxTexture1DLayeredLayers
-    ATTR(45, P.maxTexture2DGather[0]),        // MaxTexture2DGatherWidth
-    ATTR(46, P.maxTexture2DGather[1]),        // MaxTexture2DGatherHeight
-    ATTR(47, P.maxTexture3DAlt[0]),           // MaxTexture3DWidthAlt
-    ATTR(48, P.maxTexture3DAlt[1]),           // MaxTexture3DHeightAlt
-    ATTR(49, P.maxTexture3DAlt[2]),           // MaxTexture3DDepthAlt
-    ATTR(50, P.pciDomainID),                  // PciDomainId
-    ATTR(51, P.texturePitchAlignment),        // TexturePitchAlignment
-    ATTR(52, P.maxTextureCubemap),            // MaxTextureCubemapWidth
-    ATTR(53, P.maxTextureCubemapLayered[0]),  // MaxTextureCubemapLayeredWidth
-    ATTR(54, P.maxTextureCubemapLayered[1]),  // MaxTextureCubemapLayeredLayers
-    ATTR(55, P.maxSurface1D),                 // MaxSurface1DWidth
-    ATTR(56, P.maxSurface2D[0]),              // MaxSurface2DWidth
-    ATTR(57, P.maxSurface2D[1]),              // MaxSurface2DHeight
-    ATTR(58, P.maxSurface3D[0]),              // MaxSurface3DWidth
-    ATTR(59, P.maxSurface3D[1]),              // MaxSurface3DHeight
-    ATTR(60, P.maxSurface3D[2]),              // MaxSurface3DDepth
-    ATTR(61, P.maxSurface1DLayered[0]),       // MaxSurface1DLayeredWidth
-    ATTR(62, P.maxSurface1DLayered[1]),       // MaxSurface1DLayeredLayers
-    ATTR(63, P.maxSurface2DLayered[0]),       // MaxSurface2DLayeredWidth
-    ATTR(64, P.maxSurface2DLayered[1]),       // MaxSurface2DLayeredHeight
-    ATTR(65, P.maxSurface2DLayered[2]),       // MaxSurface2DLayeredLayers
-    ATTR(66, P.maxSurfaceCubemap),            // MaxSurfaceCubemapWidth
-    ATTR(67, P.maxSurfaceCubemapLayered[0]),  // MaxSurfaceCubemapLayeredWidth
-    ATTR(68, P.maxSurfaceCubemapLayered[1]),  // MaxSurfaceCubemapLayeredLayers
-    ATTR(69, Q.maxTexture1DLinear),           // MaxTexture1DLinearWidth
-    ATTR(70, P.maxTexture2DLinear[0]),        // MaxTexture2DLinearWidth
-    ATTR(71, P.maxTexture2DLinear[1]),        // MaxTexture2DLinearHeight
-    ATTR(72, P.maxTexture2DLinear[2]),        // MaxTexture2DLinearPitch
-    ATTR(73, P.maxTexture2DMipmap[0]),        // MaxTexture2DMipmappedWidth
-    ATTR(74, P.maxTexture2DMipmap[1]),        // MaxTexture2DMipmappedHeight
-    ATTR(75, P.major),                        // ComputeCapabilityMajor
-    ATTR(76, P.minor),                        // ComputeCapabilityMinor
-    ATTR(77, P.maxTexture1DMipmap),           // MaxTexture1DMipmappedWidth
-    ATTR(78, P.streamPrioritiesSupported),    // StreamPrioritiesSupported
-    ATTR(79, P.globalL1CacheSupported),       // GlobalL1CacheSupported
-    ATTR(80, P.localL1CacheSupported),        // LocalL1CacheSupported
-    ATTR(81, P.sharedMemPerMultiprocessor),   // MaxSharedMemoryPerMultiprocessor
-    ATTR(82, P.regsPerMultiprocessor),        // MaxRegistersPerMultiprocessor
-    ATTR(83, P.managedMemory),                // ManagedMemory
-    ATTR(84, P.isMultiGpuBoard),              // IsMultiGpuBoard
-    ATTR(85, P.multiGpuBoardGroupID),         // MultiGpuBoardGroupID
-    ATTR(86, P.hostNativeAtomicSupported),    // HostNativeAtomicSupported
-    ATTR(87, Q.singleToDoublePrecisionPerfRatio), // SingleToDoublePrecisionPerfRatio
-    ATTR(88, P.pageableMemoryAccess),         // PageableMemoryAccess
-    ATTR(89, P.concurrentManagedAccess),      // ConcurrentManagedAccess
-    ATTR(90, P.computePreemptionSupported),   // ComputePreemptionSupported
-    ATTR(91, P.canUseHostPointerForRegisteredMem), // CanUseHostPointerForRegisteredMem
-    ATTR(92, 0),                              // Reserved92
-    ATTR(93, 0),                              // Reserved93
-    ATTR(94, 0),                              // Reserved94
-    ATTR(95, P.cooperativeLaunch),            // CooperativeLaunch
-    ATTR(96, Q.cooperativeMultiDeviceLaunch), // Reserved96 (CUDA 12: multi-device)
-    ATTR(97, P.sharedMemPerBlockOptin),       // MaxSharedMemoryPerBlockOptin
-    ATTR(98, 0),                              // CanFlushRemoteWrites
-    ATTR(99, P.hostRegisterSupported),        // HostRegisterSupported
-    ATTR(100, P.pageableMemoryAccessUsesHostPageTables), // PageableMemoryAccessUsesHostPageTables
-    ATTR(101, P.directManagedMemAccessFromHost), // DirectManagedMemAccessFromHost
-    ATTR(106, P.maxBlocksPerMultiProcessor),  // MaxBlocksPerMultiprocessor
-    ATTR(108, P.persistingL2CacheMaxSize),    // MaxPersistingL2CacheSize
-    ATTR(109, P.accessPolicyMaxWindowSize),   // MaxAccessPolicyWindowSize
-    ATTR(111, P.reservedSharedMemPerBlock),   // ReservedSharedMemoryPerBlock
-    ATTR(112, P.sparseCudaArraySupported),    // SparseCudaArraySupported
-    ATTR(113, P.hostRegisterReadOnlySupported), // HostRegisterReadOnlySupported
-    ATTR(114, P.timelineSemaphoreInteropSupported), // TimelineSemaphoreInteropSupported
-    ATTR(115, P.memoryPoolsSupported),        // MemoryPoolsSupported
-    ATTR(116, P.gpuDirectRDMASupported),      // GPUDirectRDMASupported
-    ATTR(117, P.gpuDirectRDMAFlushWritesOptions), // GPUDirectRDMAFlushWritesOptions
-    ATTR(118, P.gpuDirectRDMAWritesOrdering), // GPUDirectRDMAWritesOrdering
-    ATTR(119, P.memoryPoolSupportedHandleTypes), // MemoryPoolSupportedHandleTypes
-    ATTR(120, P.clusterLaunch),               // ClusterLaunch
-    ATTR(121, P.deferredMappingCudaArraySupported), // DeferredMappingCudaArraySupported
-    ATTR(122, 0),                             // Reserved122
-    ATTR(123, 0),                             // Reserved123
-    ATTR(124, 0),                             // Reserved124
-    ATTR(125, P.ipcEventSupported),           // IpcEventSupport
-    ATTR(126, 1),                             // MemSyncDomainCount: one domain
-    ATTR(127, 0),                             // Reserved127
-    ATTR(128, 0),                             // Reserved128
-    ATTR(129, 0),                             // Reserved129
-    ATTR(130, P.deviceNumaConfig),            // NumaConfig
-    ATTR(131, P.deviceNumaId),                // NumaId
-    ATTR(132, 0),                             // Reserved132
-    ATTR(133, P.mpsEnabled),                  // MpsEnabled
-    ATTR(134, P.hostNumaId),                  // HostNumaId
-    ATTR(135, 0),                             // D3D12CigSupported
-    ATTR(138, 0),                             // VulkanCigSupported
-    ATTR(139, P.gpuPciDeviceID),              // GpuPciDeviceId
-    ATTR(140, P.gpuPciSubsystemID),           // GpuPciSubsystemId
-    ATTR(141, 0),                             // Reserved141
-    ATTR(142, 0),                             // HostNumaMemoryPoolsSupported
-    ATTR(143, P.hostNumaMultinodeIpcSupported), // HostNumaMultinodeIpcSupported
-    ATTR(144, 0),                             // HostMemoryPoolsSupported
-    ATTR(145, 0),                             // Reserved145
-    ATTR(147, 0),                             // OnlyPartialHostNativeAtomicSupported
-};
-#undef ATTR
-} // namespace
+/// cudaDeviceAttr has every CUdevice_attribute number except these, which
+/// only the driver API names (texture gather, the handle-type and
+/// compression flags, decompression limits, ...); the runtime API treats
+/// them as unknown values.
+static bool isDriverOnlyAttribute(int A) {
+  switch (A) {
+  case CAN_TEX2D_GATHER:
+  case VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+  case HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
+  case HANDLE_TYPE_WIN32_HANDLE_SUPPORTED:
+  case HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED:
+  case GENERIC_COMPRESSION_SUPPORTED:
+  case GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED:
+  case MEM_DECOMPRESS_ALGORITHM_MASK:
+  case MEM_DECOMPRESS_MAXIMUM_LENGTH:
+  case HOST_ALLOC_DMA_BUF_SUPPORTED:
+    return true;
+  default:
+    return false;
+  }
+}
 
 CUHIP_EXPORT cudaError_t cudaDeviceGetAttribute(int *Value, cudaDeviceAttr Attr,
                                                 int Device) {
-  if (!Value)
+  if (isDriverOnlyAttribute(int(Attr)))
     return runtime().record(rt::cudaErrorInvalidValue);
-  if (Device < 0 || Device >= runtime().deviceCount())
-    return runtime().record(rt::cudaErrorInvalidDevice);
-  const AttributeRow *Row = nullptr;
-  for (const AttributeRow &R : AttributeTable)
-    if (R.Attr == int(Attr))
-      Row = &R;
-  if (!Row)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  // Programs call this in loops (occupancy calculators do): the filled
-  // structures are cheap compared with a kernel, and always current.
-  FilledProps F;
-  const rt::DeviceInfo &D = runtime().deviceInfo(Device);
-  fillDeviceProp(F.P, D, Device);
-  fillDeviceProp(F.Q, D, Device);
-  *Value = Row->Value(F);
-  return rt::cudaSuccess;
+  return runtime().deviceAttribute(int(Attr), Device, Value);
 }

@@ -2,8 +2,9 @@
 //
 // cudaDeviceGetAttribute (libcudart) and cuDeviceGetAttribute (libcuda) ask
 // for the same numbered attributes, so both are served here from the
-// device's DeviceInfo; a value either library reports is decided in one
-// place. Attributes of hardware cuhip does not model (textures, surfaces,
+// device's DeviceInfo, and libcudart's cudaGetDeviceProperties fills every
+// cudaDeviceProp field that has an attribute from here too; a value any of
+// them reports is decided in one place. Attributes of hardware cuhip does not model (textures, surfaces,
 // PCI, IPC, multicast) report 0, meaning "not supported", as CUDA does on
 // devices that lack the feature. Numbers CUDA 13 does not define are
 // cudaErrorInvalidValue.
@@ -116,7 +117,12 @@ Status Runtime::deviceAttribute(int A, int Device, int *Value) {
   case TEXTURE_PITCH_ALIGNMENT: V = 32; break;
   case COMPUTE_CAPABILITY_MAJOR: V = D.Major; break;
   case COMPUTE_CAPABILITY_MINOR: V = D.Minor; break;
-  case STREAM_PRIORITIES_SUPPORTED: V = 1; break;
+  case STREAM_PRIORITIES_SUPPORTED: {
+    int Least = 0, Greatest = 0;
+    streamPriorityRange(&Least, &Greatest);
+    V = Least != Greatest;
+    break;
+  }
   case GLOBAL_L1_CACHE_SUPPORTED: V = 1; break;
   case LOCAL_L1_CACHE_SUPPORTED: V = 1; break;
   case MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
@@ -125,11 +131,14 @@ Status Runtime::deviceAttribute(int A, int Device, int *Value) {
   case MAX_REGISTERS_PER_MULTIPROCESSOR: V = 65536; break;
   case HOST_NATIVE_ATOMIC_SUPPORTED: V = 1; break;
   case SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: V = 2; break; // SIMD lanes
+  // Kernels run as ordinary, preemptible threads (or HIP's queues).
+  case COMPUTE_PREEMPTION_SUPPORTED: V = 1; break;
   case COOPERATIVE_LAUNCH: V = D.CooperativeLaunch; break;
   case MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
     V = clampInt(D.SharedMemPerBlockOptin);
     break;
   case MAX_BLOCKS_PER_MULTIPROCESSOR: V = D.MaxBlocksPerMultiProcessor; break;
+  case MEM_SYNC_DOMAIN_COUNT: V = 1; break; // one domain, never split
   case NUMA_ID: V = -1; break;
   case HOST_NUMA_ID: V = -1; break;
   // cuMemCreate/cuMemMap work where the device reads host memory.

@@ -295,6 +295,21 @@ TEST(CudartAttributes, EveryHeaderEnumeratorIsAnswered) {
   }
 }
 
+TEST(CudartAttributes, ExactlyTheHeaderEnumeratorsAreAccepted) {
+  // libcudart answers from the same table as libcuda's cuDeviceGetAttribute,
+  // whose CUdevice_attribute has the same numbers plus some the runtime API
+  // does not name (44, 102-105, ...): those must stay invalid values here.
+  for (int A = -2; A < 400; ++A) {
+    bool Named = false;
+    for (const Enumerator &E : DeviceAttrs)
+      Named |= E.Value == A && std::string(E.Name) != "cudaDevAttrMax";
+    int V = 0;
+    cudaError_t Got = cudaDeviceGetAttribute(&V, cudaDeviceAttr(A), 0);
+    EXPECT_EQ(Got, Named ? cudaSuccess : cudaErrorInvalidValue) << A;
+  }
+  (void)cudaGetLastError();
+}
+
 TEST(CudartAttributes, InvalidArguments) {
   int V = 0;
   // 44 is a gap in the enumeration; cudaDevAttrMax is one past the last.

@@ -89,8 +89,10 @@ CUresult notSupported(const char *Name) {
 CUHIP_EXPORT CUresult cuInit(unsigned int Flags) {
   if (Flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
-  if (rt::Status S = runtime().deviceStatus())
-    return toCU(S);
+  // Only a missing device fails initialisation; a context's sticky error
+  // is reported by the calls that use the context.
+  if (runtime().deviceCount() == 0)
+    return toCU(runtime().deviceStatus());
   Initialized.store(true, std::memory_order_release);
   return CUDA_SUCCESS;
 }

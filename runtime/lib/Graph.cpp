@@ -213,6 +213,9 @@ bool memsetInBounds(Runtime &R, const NodeOp &Op) {
 
 Status graphCreate(Graph **Out, unsigned Flags) {
   Runtime &R = Runtime::get();
+  // A sticky kernel fault fails graph work until cudaDeviceReset.
+  if (Status S = R.deviceStatus())
+    return R.record(S);
   if (!Out || Flags != 0)
     return R.record(cudaErrorInvalidValue);
   *Out = newGraph();
@@ -230,6 +233,9 @@ Status graphDestroy(Graph *G) {
 Status graphAddNode(GraphNode **Out, Graph *G, GraphNode *const *Deps,
                     size_t NumDeps, NodeOp Op) {
   Runtime &R = Runtime::get();
+  // A sticky kernel fault fails graph work until cudaDeviceReset.
+  if (Status S = R.deviceStatus())
+    return R.record(S);
   if (!Out || !isLive(G) || (NumDeps && !Deps))
     return R.record(cudaErrorInvalidValue);
   std::vector<GraphNode *> D(Deps, Deps + NumDeps);
@@ -386,6 +392,9 @@ Status graphDebugDotPrint(Graph *G, const char *Path, unsigned) {
 
 Status graphInstantiate(GraphExec **Out, Graph *G, unsigned long long Flags) {
   Runtime &R = Runtime::get();
+  // A sticky kernel fault fails graph work until cudaDeviceReset.
+  if (Status S = R.deviceStatus())
+    return R.record(S);
   if (!Out || !isLive(G))
     return R.record(cudaErrorInvalidValue);
   *Out = nullptr;
@@ -434,6 +443,9 @@ Status graphExecDestroy(GraphExec *E) {
 
 Status graphLaunch(GraphExec *E, void *Stream) {
   Runtime &R = Runtime::get();
+  // A sticky kernel fault fails graph work until cudaDeviceReset.
+  if (Status S = R.deviceStatus())
+    return R.record(S);
   if (!isLiveExec(E))
     return R.record(cudaErrorInvalidValue);
   if (!R.isStreamHandle(Stream))
@@ -614,6 +626,9 @@ Status threadExchangeCaptureMode(CaptureMode *Mode) {
 
 Status streamBeginCapture(void *Stream, CaptureMode Mode) {
   Runtime &R = Runtime::get();
+  // A sticky kernel fault fails graph work until cudaDeviceReset.
+  if (Status S = R.deviceStatus())
+    return R.record(S);
   if (int(Mode) < 0 || int(Mode) > 2)
     return R.record(cudaErrorInvalidValue);
   if (isLegacy(Stream))

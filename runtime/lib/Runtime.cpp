@@ -284,8 +284,16 @@ struct Runtime::Impl {
   }
   HipBackend *hip() { return selected() == Selected::Hip ? Hip.get() : nullptr; }
   /// cudaErrorNoDevice when CUHIP_BACKEND=hip found no usable AMD GPU.
-  Status deviceStatus() {
+  Status noDeviceStatus() {
     return selected() == Selected::NoDevice ? cudaErrorNoDevice : cudaSuccess;
+  }
+  /// What every call that uses the device answers before doing anything:
+  /// no device, or the context's sticky error (a kernel fault), which CUDA
+  /// returns from every such call until cudaDeviceReset.
+  Status deviceStatus() {
+    if (Status S = noDeviceStatus())
+      return S;
+    return static_cast<Status>(Sticky.load(std::memory_order_relaxed));
   }
   void selectBackend();
   std::once_flag CompilerOnce;
@@ -1428,6 +1436,8 @@ static Status checkSet(Runtime &R, void *Ptr, size_t Bytes, bool &Empty) {
 
 Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
                        CopyKind Kind) {
+  if (Status S = P->deviceStatus())
+    return record(S);
   bool Empty;
   if (Status S = checkCopy(*this, Dst, Src, Bytes, Kind, Empty))
     return record(S);
@@ -1444,6 +1454,8 @@ Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
 
 Status Runtime::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
                             CopyKind Kind, void *Stream) {
+  if (Status S = P->deviceStatus())
+    return record(S);
   bool Empty;
   if (Status S = checkCopy(*this, Dst, Src, Bytes, Kind, Empty))
     return record(S);
@@ -1471,6 +1483,8 @@ Status Runtime::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
 }
 
 Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
+  if (Status S = P->deviceStatus())
+    return record(S);
   bool Empty;
   if (Status S = checkSet(*this, Ptr, Bytes, Empty))
     return record(S);
@@ -1485,6 +1499,8 @@ Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
 }
 
 Status Runtime::memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream) {
+  if (Status S = P->deviceStatus())
+    return record(S);
   bool Empty;
   if (Status S = checkSet(*this, Ptr, Bytes, Empty))
     return record(S);
@@ -1850,13 +1866,12 @@ int Runtime::deviceCount() {
   return P->selected() == Impl::Selected::NoDevice ? 0 : 1;
 }
 
-Status Runtime::deviceStatus() {
-  return P->selected() == Impl::Selected::NoDevice ? cudaErrorNoDevice
-                                                   : cudaSuccess;
-}
+Status Runtime::deviceStatus() { return P->deviceStatus(); }
 
 Status Runtime::setDevice(int Device) {
-  if (Status S = P->deviceStatus())
+  // Only selects the thread's device: a sticky error is reported by the
+  // calls that use it.
+  if (Status S = P->noDeviceStatus())
     return record(S);
   if (Device < 0 || Device >= deviceCount())
     return record(cudaErrorInvalidDevice);
@@ -2080,11 +2095,14 @@ Status Runtime::availableDynamicShared(Kernel *K, int NumBlocks,
 }
 
 Status Runtime::deviceReset() {
-  if (Status S = P->deviceStatus())
+  if (Status S = P->noDeviceStatus())
     return record(S);
   // Outstanding HIP work finishes (or faults) before its memory goes.
   if (HipBackend *Hip = P->hip())
     (void)Hip->synchronize();
+  // The fault ends here: the teardown below uses the ordinary entry points,
+  // which a sticky error would refuse.
+  P->Sticky.store(cudaSuccess);
   resetMemoryTables(*this);
   std::vector<void *> Bases;
   {
@@ -2124,7 +2142,6 @@ Status Runtime::deviceReset() {
     P->Settings = Impl::DeviceSettings();
   }
   ptx::host::setDeviceHeapLimit(8u << 20);
-  P->Sticky.store(cudaSuccess);
   LastError = cudaSuccess;
   return cudaSuccess;
 }

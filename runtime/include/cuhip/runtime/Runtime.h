@@ -342,7 +342,9 @@ public:
   /// Devices of the selected backend: 1, or 0 when CUHIP_BACKEND=hip found
   /// no usable AMD GPU.
   int deviceCount();
-  /// Why there is no device (cudaErrorNoDevice) or cudaSuccess.
+  /// Why the device cannot be used: cudaErrorNoDevice, the context's
+  /// sticky error (until deviceReset), or cudaSuccess. Every entry point
+  /// that uses the device checks this first.
   Status deviceStatus();
   Status setDevice(int Device);
   Status getDevice(int *Device);

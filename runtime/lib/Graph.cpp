@@ -165,6 +165,11 @@ Status runOp(Runtime &R, const NodeOp &Op, void *Stream) {
                     Stream);
   }
   case NodeOp::Memcpy:
+    if (Op.Height > 1)
+      return R.memcpy3D({Op.Dst, Op.Pitch, Op.Height},
+                        {const_cast<void *>(Op.Src), Op.SrcPitch, Op.Height},
+                        Op.Width, Op.Height, 1, Op.Copy, Stream,
+                        /*Async=*/true);
     return R.memcpyAsync(Op.Dst, Op.Src, Op.Bytes, Op.Copy, Stream);
   case NodeOp::Memset: {
     uint32_t V = Op.Value;
@@ -362,9 +367,13 @@ Status graphDebugDotPrint(Graph *G, const char *Path, unsigned) {
           << Op.Block.Y << "," << Op.Block.Z << ") shared " << Op.SharedMem;
       break;
     case NodeOp::Memcpy:
-      Out << "memcpy " << copyKindName(Op.Copy) << " " << Op.Bytes
-          << " bytes\\n"
-          << Op.Src << " -> " << Op.Dst;
+      Out << "memcpy " << copyKindName(Op.Copy) << " ";
+      if (Op.Height > 1)
+        Out << Op.Height << " rows of " << Op.Width << " bytes, pitch "
+            << Op.SrcPitch << " -> " << Op.Pitch;
+      else
+        Out << Op.Bytes << " bytes";
+      Out << "\\n" << Op.Src << " -> " << Op.Dst;
       break;
     case NodeOp::Memset:
       Out << "memset " << Op.Width << "x" << Op.Height << " elements of "

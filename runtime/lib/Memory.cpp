@@ -17,6 +17,7 @@
 #include "CoreAccess.h"
 #include "HipBackend.h"
 
+#include "cuhip/runtime/Graph.h"
 #include "cuhip/runtime/Log.h"
 
 #include <algorithm>
@@ -463,6 +464,12 @@ Status Runtime::memPrefetchAsync(const void *Ptr, size_t Bytes,
     return record(S);
   if (!isManagedRange(Ptr, Bytes))
     return record(cudaErrorInvalidValue);
+  // Memory never moves, so a captured prefetch is an empty node: it keeps
+  // the capture's order and the legacy-stream rules, and does nothing.
+  bool Captured = false;
+  if (capture::anyActive())
+    if (Status S = capture::enqueue(Stream, NodeOp{}, Captured); Captured)
+      return record(S);
   return cudaSuccess;
 }
 
@@ -594,6 +601,96 @@ bool deviceSideOk(Runtime &R, const PitchedSide &S, size_t Width,
     return R.isDeviceRange(S.Ptr, Span);
   return true;
 }
+
+/// Enqueues the nodes Make builds for slice 0 .. Slices-1 on a capturing
+/// Stream, in order, so they form a chain as the stream would run them.
+/// Captured is as capture::enqueue sets it: when the stream is not
+/// capturing, nothing is enqueued and the caller does the work.
+template <typename MakeFn>
+Status enqueueSlices(void *Stream, size_t Slices, MakeFn Make,
+                     bool &Captured) {
+  Captured = false;
+  if (!capture::anyActive())
+    return cudaSuccess;
+  for (size_t Z = 0; Z < Slices; ++Z) {
+    bool Took;
+    Status S = capture::enqueue(Stream, Make(Z), Took);
+    Captured |= Took;
+    if (!Took || S)
+      return S;
+  }
+  return cudaSuccess;
+}
+
+/// The capture of an asynchronous 3D copy: one memcpy node for contiguous
+/// regions, one 2D memcpy node where the slices follow each other on both
+/// sides (every 2D copy), else one 2D node per slice.
+Status captureCopy3D(void *Stream, const PitchedSide &Dst,
+                     const PitchedSide &Src, size_t Width, size_t Height,
+                     size_t Depth, CopyKind Kind, bool Dense, bool &Captured) {
+  bool Uniform = Depth == 1 || (Dst.Height == Height && Src.Height == Height);
+  size_t Slices = Dense || Uniform ? 1 : Depth;
+  size_t Rows = Dense ? 1 : Uniform ? Height * Depth : Height;
+  return enqueueSlices(
+      Stream, Slices,
+      [&](size_t Z) {
+        NodeOp Op;
+        Op.K = NodeOp::Memcpy;
+        Op.Copy = Kind;
+        Op.Dst = static_cast<char *>(Dst.Ptr) + Z * Dst.Height * Dst.Pitch;
+        Op.Src =
+            static_cast<const char *>(Src.Ptr) + Z * Src.Height * Src.Pitch;
+        if (Dense) {
+          Op.Bytes = Width * Height * Depth;
+          return Op;
+        }
+        Op.Bytes = Width * Rows;
+        Op.Width = Width;
+        Op.Height = Rows;
+        Op.Pitch = Dst.Pitch;
+        Op.SrcPitch = Src.Pitch;
+        return Op;
+      },
+      Captured);
+}
+
+/// The capture of an asynchronous 3D memset: byte-memset nodes, split as
+/// captureCopy3D splits copies.
+Status captureSet3D(void *Stream, const PitchedSide &Dst, int Value,
+                    size_t Width, size_t Height, size_t Depth, bool Dense,
+                    bool &Captured) {
+  bool Uniform = Depth == 1 || Dst.Height == Height;
+  size_t Slices = Dense || Uniform ? 1 : Depth;
+  return enqueueSlices(
+      Stream, Slices,
+      [&](size_t Z) {
+        NodeOp Op;
+        Op.K = NodeOp::Memset;
+        Op.Dst = static_cast<char *>(Dst.Ptr) + Z * Dst.Height * Dst.Pitch;
+        Op.Value = unsigned(Value) & 0xff;
+        Op.ElementSize = 1;
+        Op.Width = Dense ? Width * Height * Depth : Width;
+        Op.Height = Dense ? 1 : Uniform ? Height * Depth : Height;
+        Op.Pitch = Dense ? Op.Width : Dst.Pitch;
+        return Op;
+      },
+      Captured);
+}
+
+/// Stream-ordered allocation would need allocation and free nodes, which
+/// graphs here do not have: refused on a capturing stream.
+Status refuseOrderedAllocCapture(void *Stream, const char *What) {
+  if (!capture::anyActive())
+    return cudaSuccess;
+  CaptureStatus Capturing = CaptureStatus::None;
+  if (streamIsCapturing(Stream, &Capturing) != cudaSuccess ||
+      Capturing == CaptureStatus::None)
+    return cudaSuccess;
+  CUHIP_ERROR("%s on a capturing stream: graph allocation nodes are not "
+              "supported",
+              What);
+  return cudaErrorStreamCaptureUnsupported;
+}
 } // namespace
 
 Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
@@ -632,6 +729,21 @@ Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
   if ((SrcDev || Default) &&
       !deviceSideOk(*this, Src, WidthBytes, Height, Depth, SrcDev))
     return record(cudaErrorInvalidValue);
+  // Rows that follow each other without a gap on both sides are one copy.
+  bool DstDense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
+  bool SrcDense = Src.Pitch == WidthBytes && (Depth == 1 || Src.Height == Height);
+  bool Dense = (DstDense && SrcDense) || !MultiRow;
+  if (!Async) {
+    // A synchronous copy goes through the legacy stream.
+    if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/true))
+      return record(S);
+  } else {
+    bool Captured;
+    Status S = captureCopy3D(Stream, Dst, Src, WidthBytes, Height, Depth, Kind,
+                             Dense, Captured);
+    if (Captured)
+      return record(S);
+  }
 
   HipBackend *Hip = CoreAccess::hip(*this);
   auto copy = [&](char *D, const char *S, size_t N) -> Status {
@@ -642,10 +754,7 @@ Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
     return Async ? Hip->memcpyAsync(D, S, N, Kind, HipStream)
                  : CoreAccess::deviceResult(*this, Hip->memcpy(D, S, N, Kind));
   };
-  // Rows that follow each other without a gap on both sides are one copy.
-  bool DstDense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
-  bool SrcDense = Src.Pitch == WidthBytes && (Depth == 1 || Src.Height == Height);
-  if ((DstDense && SrcDense) || !MultiRow)
+  if (Dense)
     return record(copy(static_cast<char *>(Dst.Ptr),
                        static_cast<const char *>(Src.Ptr),
                        WidthBytes * Height * Depth));
@@ -695,6 +804,17 @@ Status Runtime::memset3D(PitchedSide Dst, int Value, size_t WidthBytes,
     return record(S);
   if (!deviceSideOk(*this, Dst, WidthBytes, Height, Depth, true))
     return record(cudaErrorInvalidValue);
+  bool Dense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
+  if (!Async) {
+    if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/true))
+      return record(S);
+  } else {
+    bool Captured;
+    Status S = captureSet3D(Stream, Dst, Value, WidthBytes, Height, Depth,
+                            Dense || !MultiRow, Captured);
+    if (Captured)
+      return record(S);
+  }
   HipBackend *Hip = CoreAccess::hip(*this);
   auto set = [&](char *D, size_t N) -> Status {
     if (!Hip) {
@@ -704,7 +824,6 @@ Status Runtime::memset3D(PitchedSide Dst, int Value, size_t WidthBytes,
     return Async ? Hip->memsetAsync(D, Value, N, HipStream)
                  : CoreAccess::deviceResult(*this, Hip->memset(D, Value, N));
   };
-  bool Dense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
   if (Dense || !MultiRow)
     return record(set(static_cast<char *>(Dst.Ptr), WidthBytes * Height * Depth));
   for (size_t Z = 0; Z < Depth; ++Z) {
@@ -877,6 +996,8 @@ Status Runtime::mallocFromPoolAsync(void **Ptr, size_t Bytes, void *Pool,
   void *HipStream;
   if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
     return record(S);
+  if (Status S = refuseOrderedAllocCapture(Stream, "cudaMallocAsync"))
+    return record(S);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   MemPool *P = Pool ? livePool(T, Pool) : T.Current;
@@ -921,6 +1042,8 @@ Status Runtime::freeAsync(void *Ptr, void *Stream) {
     return record(S);
   void *HipStream;
   if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
+    return record(S);
+  if (Status S = refuseOrderedAllocCapture(Stream, "cudaFreeAsync"))
     return record(S);
   // The stream's earlier work is done (CPU) or HIP's free waits for it, so
   // freeing now keeps stream order; cudaMalloc memory may be freed so too.

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -561,6 +562,138 @@ TEST_F(GraphFixture, GraphLaunchedIntoACaptureIsCaptured) {
   graphExecDestroy(E);
   graphDestroy(G);
   R.streamDestroy(S);
+}
+
+TEST_F(GraphFixture, PitchedCopiesAndSetsAreCaptured) {
+  // A 2D region of 8 rows of 16 bytes in a 64-byte-pitched allocation, and
+  // a 3D one of 2 slices of 3 such rows whose slices are 4 rows apart (a
+  // gap between slices: one node per slice).
+  constexpr size_t Pitch = 64, W = 16, Rows = 8;
+  void *Pitched = nullptr, *Slab = nullptr, *Peer = nullptr;
+  ASSERT_EQ(R.malloc(&Pitched, Pitch * Rows), cudaSuccess);
+  ASSERT_EQ(R.malloc(&Slab, Pitch * 4 * 2), cudaSuccess);
+  ASSERT_EQ(R.malloc(&Peer, W), cudaSuccess);
+  ASSERT_EQ(R.memset(Pitched, 0, Pitch * Rows), cudaSuccess);
+  ASSERT_EQ(R.memset(Slab, 0, Pitch * 4 * 2), cudaSuccess);
+  void *Managed = nullptr;
+  ASSERT_EQ(R.mallocManaged(&Managed, 256, 1), cudaSuccess);
+  std::vector<uint8_t> Src(W * Rows), Back(W * Rows, 0), SlabBack(W * 6, 0);
+  std::vector<uint8_t> PeerBack(W, 0);
+  for (size_t I = 0; I < Src.size(); ++I)
+    Src[I] = uint8_t(I + 1);
+  void *S = stream();
+  ASSERT_EQ(streamBeginCapture(S, CaptureMode::Global), cudaSuccess);
+  // Host rows packed (pitch W) into device rows Pitch apart, and back.
+  ASSERT_EQ(R.memcpy3D({Pitched, Pitch, Rows}, {Src.data(), W, Rows}, W, Rows,
+                       1, CopyKind::HostToDevice, S, /*Async=*/true),
+            cudaSuccess);
+  ASSERT_EQ(R.memcpy3D({Back.data(), W, Rows}, {Pitched, Pitch, Rows}, W,
+                       Rows, 1, CopyKind::DeviceToHost, S, true),
+            cudaSuccess);
+  // A 3D memset of 2 slices of 3 rows, 4 rows apart, then read back.
+  ASSERT_EQ(R.memset3D({Slab, Pitch, 4}, 0x5a, W, 3, 2, S, true), cudaSuccess);
+  ASSERT_EQ(R.memcpy3D({SlabBack.data(), W, 3}, {Slab, Pitch, 4}, W, 3, 2,
+                       CopyKind::DeviceToHost, S, true),
+            cudaSuccess);
+  // Peer copies, prefetches and 1D copies through the same hooks.
+  ASSERT_EQ(R.memcpyPeer(Peer, 0, Pitched, 0, W, S, true), cudaSuccess);
+  ASSERT_EQ(R.memPrefetchAsync(Managed, 256, 1, 0, 0, S), cudaSuccess);
+  ASSERT_EQ(R.memcpyAsync(PeerBack.data(), Peer, W, CopyKind::DeviceToHost, S),
+            cudaSuccess);
+  // Nothing ran during capture.
+  for (uint8_t B : Back)
+    ASSERT_EQ(B, 0);
+  for (uint8_t B : SlabBack)
+    ASSERT_EQ(B, 0);
+  Graph *G = nullptr;
+  ASSERT_EQ(streamEndCapture(S, &G), cudaSuccess);
+  size_t Count = 0;
+  ASSERT_EQ(graphGetNodes(G, nullptr, &Count), cudaSuccess);
+  // 2D copy in, 2D copy out, two memset slices, two copy slices, the peer
+  // copy, the prefetch and the last copy.
+  EXPECT_EQ(Count, 9u);
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, S), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(S), cudaSuccess);
+  EXPECT_EQ(Back, Src);
+  for (uint8_t B : SlabBack)
+    ASSERT_EQ(B, 0x5a);
+  EXPECT_TRUE(std::equal(PeerBack.begin(), PeerBack.end(), Src.begin()));
+  // The gaps between the pitched rows and slices stayed untouched.
+  std::vector<uint8_t> Whole(Pitch * 4 * 2);
+  ASSERT_EQ(R.memcpy(Whole.data(), Slab, Whole.size(), CopyKind::DeviceToHost),
+            cudaSuccess);
+  for (size_t Z = 0; Z < 2; ++Z)
+    for (size_t Y = 0; Y < 4; ++Y)
+      for (size_t X = 0; X < Pitch; ++X)
+        ASSERT_EQ(Whole[(Z * 4 + Y) * Pitch + X], Y < 3 && X < W ? 0x5a : 0)
+            << Z << " " << Y << " " << X;
+  graphExecDestroy(E);
+  graphDestroy(G);
+  R.streamDestroy(S);
+  R.free(Pitched);
+  R.free(Slab);
+  R.free(Peer);
+  R.free(Managed);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, SynchronousMemoryFamilyIsRefusedDuringCapture) {
+  // Non-blocking, so that in relaxed mode the legacy stream's work does not
+  // have to wait for the capture.
+  void *S = stream(0x1);
+  const struct {
+    const char *Name;
+    std::function<Status()> Run;
+  } Calls[] = {
+      {"memcpy3D",
+       [&] {
+         return R.memcpy3D({Dev, 16, 2}, {Host.data(), 16, 2}, 16, 2, 1,
+                           CopyKind::HostToDevice, nullptr, false);
+       }},
+      {"memset3D",
+       [&] { return R.memset3D({Dev, 16, 2}, 0, 16, 2, 1, nullptr, false); }},
+      {"memcpyPeer",
+       [&] { return R.memcpyPeer(Dev, 0, Dev, 0, 16, nullptr, false); }},
+  };
+  for (const auto &C : Calls) {
+    ASSERT_EQ(streamBeginCapture(S, CaptureMode::Global), cudaSuccess);
+    EXPECT_EQ(C.Run(), cudaErrorStreamCaptureUnsupported) << C.Name;
+    EXPECT_EQ(R.getLastError(), cudaErrorStreamCaptureUnsupported) << C.Name;
+    Graph *G = nullptr;
+    EXPECT_EQ(streamEndCapture(S, &G), cudaErrorStreamCaptureInvalidated)
+        << C.Name;
+  }
+  // Relaxed capture lets them run.
+  ASSERT_EQ(streamBeginCapture(S, CaptureMode::Relaxed), cudaSuccess);
+  for (const auto &C : Calls)
+    EXPECT_EQ(C.Run(), cudaSuccess) << C.Name;
+  Graph *G = nullptr;
+  EXPECT_EQ(streamEndCapture(S, &G), cudaSuccess);
+  graphDestroy(G);
+  R.streamDestroy(S);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, StreamOrderedAllocationIsRefusedDuringCapture) {
+  void *S = stream();
+  void *P = nullptr;
+  ASSERT_EQ(R.mallocFromPoolAsync(&P, 64, nullptr, S), cudaSuccess);
+  ASSERT_EQ(streamBeginCapture(S, CaptureMode::Global), cudaSuccess);
+  void *Q = nullptr;
+  EXPECT_EQ(R.mallocFromPoolAsync(&Q, 64, nullptr, S),
+            cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(Q, nullptr);
+  EXPECT_EQ(R.freeAsync(P, S), cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(R.getLastError(), cudaErrorStreamCaptureUnsupported);
+  Graph *G = nullptr;
+  ASSERT_EQ(streamEndCapture(S, &G), cudaSuccess);
+  graphDestroy(G);
+  // Outside capture both work, and P was not freed above.
+  EXPECT_EQ(R.freeAsync(P, S), cudaSuccess);
+  R.streamDestroy(S);
+  R.getLastError();
 }
 
 TEST(Streams, IdsAreUniqueAndEventsWithoutTimingCannotBeTimed) {

@@ -38,11 +38,13 @@ struct NodeOp {
   size_t SharedMem = 0;
   std::vector<uint8_t> ParamBuffer;
   std::vector<uint32_t> ParamOffsets;
-  // Memcpy
+  // Memcpy: Bytes contiguous bytes, or, where Height > 1, a 2D copy of
+  // Height rows of Width bytes, Pitch apart at Dst and SrcPitch at Src.
   void *Dst = nullptr;
   const void *Src = nullptr;
   size_t Bytes = 0;
   CopyKind Copy = CopyKind::Default;
+  size_t SrcPitch = 0;
   // Memset (Dst; rows of Width elements of ElementSize bytes, Pitch apart)
   unsigned Value = 0, ElementSize = 1;
   size_t Pitch = 0, Width = 0, Height = 1;

@@ -150,8 +150,7 @@ static void fillSharedFields(PropT &P, const rt::DeviceInfo &D, int Device) {
   P.hostRegisterSupported = A(HOST_REGISTER_SUPPORTED);
   P.sparseCudaArraySupported = A(SPARSE_CUDA_ARRAY_SUPPORTED);
   P.hostRegisterReadOnlySupported = A(READ_ONLY_HOST_REGISTER_SUPPORTED);
-  P.timelineSemaphoreInteropSupported =
-      A(TIMELINE_SEMAPHORE_INTEROP_SUPPORTED);
+  P.timelineSemaphoreInteropSupported = A(TIMELINE_SEMAPHORE_INTEROP_SUPPORTED);
   P.memoryPoolsSupported = A(MEMORY_POOLS_SUPPORTED);
   P.gpuDirectRDMASupported = A(GPU_DIRECT_RDMA_SUPPORTED);
   P.gpuDirectRDMAFlushWritesOptions =

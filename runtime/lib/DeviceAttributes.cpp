@@ -4,10 +4,10 @@
 // for the same numbered attributes, so both are served here from the
 // device's DeviceInfo, and libcudart's cudaGetDeviceProperties fills every
 // cudaDeviceProp field that has an attribute from here too; a value any of
-// them reports is decided in one place. Attributes of hardware cuhip does not model (textures, surfaces,
-// PCI, IPC, multicast) report 0, meaning "not supported", as CUDA does on
-// devices that lack the feature. Numbers CUDA 13 does not define are
-// cudaErrorInvalidValue.
+// them reports is decided in one place. Attributes of hardware cuhip does not
+// model (textures, surfaces, PCI, IPC, multicast) report 0, meaning "not
+// supported", as CUDA does on devices that lack the feature. Numbers CUDA 13
+// does not define are cudaErrorInvalidValue.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"

@@ -607,8 +607,7 @@ bool deviceSideOk(Runtime &R, const PitchedSide &S, size_t Width,
 /// Captured is as capture::enqueue sets it: when the stream is not
 /// capturing, nothing is enqueued and the caller does the work.
 template <typename MakeFn>
-Status enqueueSlices(void *Stream, size_t Slices, MakeFn Make,
-                     bool &Captured) {
+Status enqueueSlices(void *Stream, size_t Slices, MakeFn Make, bool &Captured) {
   Captured = false;
   if (!capture::anyActive())
     return cudaSuccess;
@@ -730,8 +729,10 @@ Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
       !deviceSideOk(*this, Src, WidthBytes, Height, Depth, SrcDev))
     return record(cudaErrorInvalidValue);
   // Rows that follow each other without a gap on both sides are one copy.
-  bool DstDense = Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
-  bool SrcDense = Src.Pitch == WidthBytes && (Depth == 1 || Src.Height == Height);
+  bool DstDense =
+      Dst.Pitch == WidthBytes && (Depth == 1 || Dst.Height == Height);
+  bool SrcDense =
+      Src.Pitch == WidthBytes && (Depth == 1 || Src.Height == Height);
   bool Dense = (DstDense && SrcDense) || !MultiRow;
   if (!Async) {
     // A synchronous copy goes through the legacy stream.

@@ -587,8 +587,8 @@ TEST_F(GraphFixture, PitchedCopiesAndSetsAreCaptured) {
   ASSERT_EQ(R.memcpy3D({Pitched, Pitch, Rows}, {Src.data(), W, Rows}, W, Rows,
                        1, CopyKind::HostToDevice, S, /*Async=*/true),
             cudaSuccess);
-  ASSERT_EQ(R.memcpy3D({Back.data(), W, Rows}, {Pitched, Pitch, Rows}, W,
-                       Rows, 1, CopyKind::DeviceToHost, S, true),
+  ASSERT_EQ(R.memcpy3D({Back.data(), W, Rows}, {Pitched, Pitch, Rows}, W, Rows,
+                       1, CopyKind::DeviceToHost, S, true),
             cudaSuccess);
   // A 3D memset of 2 slices of 3 rows, 4 rows apart, then read back.
   ASSERT_EQ(R.memset3D({Slab, Pitch, 4}, 0x5a, W, 3, 2, S, true), cudaSuccess);
@@ -653,7 +653,9 @@ TEST_F(GraphFixture, SynchronousMemoryFamilyIsRefusedDuringCapture) {
                            CopyKind::HostToDevice, nullptr, false);
        }},
       {"memset3D",
-       [&] { return R.memset3D({Dev, 16, 2}, 0, 16, 2, 1, nullptr, false); }},
+       [&] {
+         return R.memset3D({Dev, 16, 2}, 0, 16, 2, 1, nullptr, false);
+       }},
       {"memcpyPeer",
        [&] { return R.memcpyPeer(Dev, 0, Dev, 0, 16, nullptr, false); }},
   };

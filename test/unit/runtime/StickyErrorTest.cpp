@@ -136,7 +136,9 @@ TEST(StickyError, EveryFamilyReturnsItUntilReset) {
                            CopyKind::HostToDevice, Stream, /*Async=*/true);
        }},
       {"memset3D (2D)",
-       [&] { return R.memset3D({Dev, 64, 4}, 0, 32, 4, 1, nullptr, false); }},
+       [&] {
+         return R.memset3D({Dev, 64, 4}, 0, 32, 4, 1, nullptr, false);
+       }},
       {"memcpyPeer",
        [&] { return R.memcpyPeer(Dev, 0, Dev, 0, 64, nullptr, false); }},
       {"hostAlloc", [&] { return R.hostAlloc(&Out, 256, 0); }},
@@ -144,7 +146,8 @@ TEST(StickyError, EveryFamilyReturnsItUntilReset) {
       {"mallocManaged", [&] { return R.mallocManaged(&Out, 256, 1); }},
       {"memPrefetchAsync",
        [&] { return R.memPrefetchAsync(Managed, 256, 1, 0, 0, Stream); }},
-      {"pointerGetAttributes", [&] { return R.pointerGetAttributes(&PA, Dev); }},
+      {"pointerGetAttributes",
+       [&] { return R.pointerGetAttributes(&PA, Dev); }},
       {"mallocFromPoolAsync",
        [&] { return R.mallocFromPoolAsync(&Out, 256, nullptr, Stream); }},
       {"freeAsync", [&] { return R.freeAsync(Dev, Stream); }},
@@ -158,7 +161,9 @@ TEST(StickyError, EveryFamilyReturnsItUntilReset) {
        [&] { return streamBeginCapture(Stream, CaptureMode::Global); }},
       // Kernels.
       {"launch",
-       [&] { return R.launch(Wild, {1, 1, 1}, {1, 1, 1}, nullptr, 0, Stream); }},
+       [&] {
+         return R.launch(Wild, {1, 1, 1}, {1, 1, 1}, nullptr, 0, Stream);
+       }},
       {"kernelAttributes", [&] { return R.kernelAttributes(Wild, &KA); }},
   };
   for (const Call &C : Calls) {

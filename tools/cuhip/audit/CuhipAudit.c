@@ -23,12 +23,17 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The names cuhip provides, and the path each is redirected to (empty when
- * cuhip's lib directory lacks it: the name is then left alone). */
-static const char *const Names[] = {"libcudart.so.13", "libcudart.so.12",
-                                    "libcudart.so", "libcuda.so.1",
-                                    "libcuda.so"};
+/* The names cuhip answers, and the file of cuhip's lib directory each one
+ * gets: the unversioned libcudart.so (what a program that dlopens the
+ * runtime without a version asks for) is CUDA 13's. */
+static const char *const Names[][2] = {{"libcudart.so.13", "libcudart.so.13"},
+                                       {"libcudart.so.12", "libcudart.so.12"},
+                                       {"libcudart.so", "libcudart.so.13"},
+                                       {"libcuda.so.1", "libcuda.so.1"},
+                                       {"libcuda.so", "libcuda.so.1"}};
 enum { NumNames = sizeof(Names) / sizeof(Names[0]) };
+/* The path each name is redirected to; empty when cuhip's lib directory
+ * lacks the file (the name is then left alone). */
 static char Paths[NumNames][4096];
 
 /* Fills Paths from the directory holding this module. */
@@ -41,7 +46,7 @@ static void findLibraries(void) {
   int DirLen = (int)(Slash - Info.dli_fname);
   for (int I = 0; I < NumNames; ++I) {
     int N = snprintf(Paths[I], sizeof(Paths[I]), "%.*s/%s", DirLen,
-                     Info.dli_fname, Names[I]);
+                     Info.dli_fname, Names[I][1]);
     if (N <= 0 || (size_t)N >= sizeof(Paths[I]) || access(Paths[I], R_OK) != 0)
       Paths[I][0] = 0;
   }
@@ -64,7 +69,7 @@ char *la_objsearch(const char *Name, uintptr_t *Cookie, unsigned int Flag) {
   const char *Slash = strrchr(Name, '/');
   const char *Base = Slash ? Slash + 1 : Name;
   for (int I = 0; I < NumNames; ++I)
-    if (Paths[I][0] && strcmp(Base, Names[I]) == 0)
+    if (Paths[I][0] && strcmp(Base, Names[I][0]) == 0)
       return Paths[I];
   return (char *)Name;
 }

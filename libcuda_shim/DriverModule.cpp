@@ -348,12 +348,17 @@ static CUresult moduleGetGlobal(CUdeviceptr *Ptr, size_t *Bytes,
     return CUDA_ERROR_INVALID_VALUE;
   if (!Module || !runtime().isModuleHandle(module(Module)))
     return CUDA_ERROR_INVALID_HANDLE;
-  // Module-scope variables are compiled into the kernels' code but the core
-  // does not expose their addresses yet.
-  CUHIP_ERROR("cuModuleGetGlobal('%s'): module variables are not accessible "
-              "from the host in cuhip yet",
-              Name);
-  return notSupported("cuModuleGetGlobal");
+  void *Addr = nullptr;
+  size_t Size = 0;
+  CUresult R = toCU(runtime().moduleGetGlobal(module(Module), Name, &Addr,
+                                              &Size));
+  if (R != CUDA_SUCCESS)
+    return R;
+  if (Ptr)
+    *Ptr = reinterpret_cast<CUdeviceptr>(Addr);
+  if (Bytes)
+    *Bytes = Size;
+  return CUDA_SUCCESS;
 }
 
 CUHIP_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *Ptr, size_t *Bytes,

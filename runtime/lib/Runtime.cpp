@@ -855,6 +855,35 @@ Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
   return record(cudaErrorSymbolNotFound);
 }
 
+Status Runtime::moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
+                                size_t *Size) {
+  if (!M || !Name)
+    return record(cudaErrorInvalidValue);
+  if (!isModuleHandle(M))
+    return record(cudaErrorInvalidResourceHandle);
+  if (P->hip()) {
+    static std::once_flag Once;
+    std::call_once(Once, [] {
+      CUHIP_ERROR("module variables (cuModuleGetGlobal) are not implemented "
+                  "for the HIP backend; use CUHIP_BACKEND=cpu");
+    });
+    return record(cudaErrorNotSupported);
+  }
+  // loadModuleData compiled the module, which placed its variables; a
+  // module that failed to compile was never handed out.
+  if (Status S = P->ensureLoaded(*M))
+    return record(S);
+  for (const ptx::host::ModuleVariable &MV : M->Variables)
+    if (MV.Name == Name) {
+      if (DevPtr)
+        *DevPtr = MV.Address;
+      if (Size)
+        *Size = size_t(MV.Size);
+      return cudaSuccess;
+    }
+  return record(cudaErrorSymbolNotFound);
+}
+
 bool Runtime::isModuleHandle(const Module *M) {
   std::lock_guard<std::mutex> G(P->RegLock);
   return P->LoadedModules.count(M) != 0;

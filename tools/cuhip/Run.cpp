@@ -1,8 +1,11 @@
 //===- Run.cpp - `cuhip run`: a CUDA program on cuhip's libraries ---------===//
 //
-// Puts cuhip's drop-in libraries first on the library search path and
-// replaces itself with the program (exec), so the program's exit status,
-// signals, stdin/stdout/stderr are its own.
+// Puts cuhip's drop-in libraries first on the library search path, names
+// cuhip's rtld-audit module in LD_AUDIT (which redirects the CUDA sonames
+// even where a program's RPATH points into a CUDA toolkit), and replaces
+// itself with the program (exec), so the program's exit status, signals,
+// stdin/stdout/stderr are its own. Both variables stay in the environment,
+// so CUDA programs the program starts are served as well.
 //
 //===----------------------------------------------------------------------===//
 #include "Tool.h"
@@ -31,6 +34,10 @@ static void runUsage(FILE *Out) {
                "  --memcheck      CPU backend: check every global, generic and\n"
                "                  shared access of the kernels and report the first\n"
                "                  bad one (sets CUHIP_MEMCHECK=1; slow)\n"
+               "Programs PROGRAM starts (fork/exec, system) inherit the setting,\n"
+               "also when their RPATH names a CUDA toolkit. Setuid and setgid\n"
+               "programs are not supported: the dynamic linker ignores\n"
+               "LD_AUDIT and LD_LIBRARY_PATH for them.\n"
                "Environment: CUHIP_LOG=error|warn|info|debug|trace, CUHIP_DUMP_DIR,\n"
                "  CUHIP_MEMCHECK.\n");
 }
@@ -39,6 +46,39 @@ static void runUsage(FILE *Out) {
 static bool exists(const std::string &P) {
   struct stat St;
   return stat(P.c_str(), &St) == 0;
+}
+
+/// The file execvp would run for Name, or "" if there is none.
+static std::string findProgram(const std::string &Name) {
+  if (Name.find('/') != std::string::npos)
+    return Name;
+  const char *Path = std::getenv("PATH");
+  std::string Dirs = Path ? Path : "/usr/local/bin:/usr/bin:/bin";
+  size_t Start = 0;
+  while (Start <= Dirs.size()) {
+    size_t End = Dirs.find(':', Start);
+    if (End == std::string::npos)
+      End = Dirs.size();
+    std::string Dir = Dirs.substr(Start, End - Start);
+    std::string Candidate = (Dir.empty() ? "." : Dir) + "/" + Name;
+    if (access(Candidate.c_str(), X_OK) == 0)
+      return Candidate;
+    Start = End + 1;
+  }
+  return "";
+}
+
+/// Prepends Value to the colon-separated list in environment variable Var,
+/// unless it is first there already (`cuhip run` started by a program under
+/// `cuhip run` must not load the audit module twice).
+static void prependEnv(const char *Var, const std::string &Value) {
+  const char *Old = std::getenv(Var);
+  if (Old && (Old == Value || std::string(Old).rfind(Value + ":", 0) == 0))
+    return;
+  std::string List = Value;
+  if (Old && *Old)
+    List += std::string(":") + Old;
+  setenv(Var, List.c_str(), 1);
 }
 
 int cuhipRunMain(int argc, char **argv) {
@@ -103,10 +143,31 @@ int cuhipRunMain(int argc, char **argv) {
   char Real[PATH_MAX];
   if (realpath(LibDir.c_str(), Real))
     LibDir = Real;
-  std::string Path = LibDir;
-  if (const char *Old = std::getenv("LD_LIBRARY_PATH"); Old && *Old)
-    Path += std::string(":") + Old;
-  setenv("LD_LIBRARY_PATH", Path.c_str(), 1);
+  // The dynamic linker runs setuid and setgid programs in secure mode, in
+  // which it ignores both variables below: such a program would silently
+  // get NVIDIA's libraries, or none.
+  std::string Program = findProgram(argv[I]);
+  struct stat St;
+  if (!Program.empty() && stat(Program.c_str(), &St) == 0 &&
+      (St.st_mode & (S_ISUID | S_ISGID))) {
+    std::fprintf(stderr,
+                 "cuhip run: error: '%s' is a setuid or setgid program, which "
+                 "cuhip does not support: the dynamic linker ignores "
+                 "LD_AUDIT and LD_LIBRARY_PATH for it\n",
+                 Program.c_str());
+    return 126;
+  }
+  prependEnv("LD_LIBRARY_PATH", LibDir);
+  // LD_LIBRARY_PATH comes after a program's DT_RPATH; the audit module is
+  // asked before any search, so an rpath into a CUDA toolkit cannot win.
+  std::string Audit = LibDir + "/libcuhip_audit.so";
+  if (exists(Audit))
+    prependEnv("LD_AUDIT", Audit);
+  else
+    std::fprintf(stderr,
+                 "cuhip run: warning: %s is missing; programs whose RPATH "
+                 "names a CUDA toolkit will load NVIDIA's libraries\n",
+                 Audit.c_str());
   // The runtime core chooses for auto: an AMD GPU when HIP finds one.
   setenv("CUHIP_BACKEND", Backend.c_str(), 1);
   if (Memcheck)
@@ -115,10 +176,7 @@ int cuhipRunMain(int argc, char **argv) {
   // A sanitized cuhip (CUHIP_SANITIZE): the program itself is not
   // instrumented, so the sanitizer's runtime would load after libc, too late
   // to intercept it. Preloading puts it first.
-  std::string Preload = CUHIP_SANITIZER_RUNTIME;
-  if (const char *Old = std::getenv("LD_PRELOAD"); Old && *Old)
-    Preload += std::string(":") + Old;
-  setenv("LD_PRELOAD", Preload.c_str(), 1);
+  prependEnv("LD_PRELOAD", CUHIP_SANITIZER_RUNTIME);
 #endif
 
   execvp(argv[I], argv + I);

@@ -112,6 +112,29 @@ const char *BrokenPtx = R"(
 }
 )";
 
+// Module-scope variables: a .const factor with an initializer and a
+// .global accumulator (nvcc declares both without .visible), plus a visible
+// table.
+const char *GlobalsPtx = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+
+.const .align 4 .f32 factor = 0f40000000;
+.global .align 4 .f32 total;
+.visible .global .align 8 .u64 table[4] = {1, 2, 3, 4};
+
+.visible .entry accumulate(.param .f32 p_x)
+{
+  .reg .f32 %f<4>;
+  ld.param.f32 %f1, [p_x];
+  ld.const.f32 %f2, [factor];
+  mul.f32 %f3, %f1, %f2;
+  red.global.add.f32 [total], %f3;
+  ret;
+}
+)";
+
 #define CHECK_CU(X) ASSERT_EQ((X), CUDA_SUCCESS) << #X
 
 /// cuInit, and the primary context of device 0 current on this thread.
@@ -650,7 +673,7 @@ TEST_F(Driver, ModuleFromPtxAndBothLaunchForms) {
   EXPECT_EQ(Count, 1u);
   CUdeviceptr G;
   size_t GSize;
-  EXPECT_EQ(cuModuleGetGlobal(&G, &GSize, Mod, "x"), CUDA_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(cuModuleGetGlobal(&G, &GSize, Mod, "x"), CUDA_ERROR_NOT_FOUND);
   CHECK_CU(cuModuleUnload(Mod));
   EXPECT_EQ(cuModuleUnload(Mod), CUDA_ERROR_INVALID_HANDLE);
   EXPECT_EQ(cuModuleGetFunction(&Missing, Mod, "scale"),
@@ -658,6 +681,82 @@ TEST_F(Driver, ModuleFromPtxAndBothLaunchForms) {
   EXPECT_EQ(cuLaunchKernel(F, 1, 1, 1, 32, 1, 1, 0, nullptr, Args, nullptr),
             CUDA_ERROR_INVALID_HANDLE); // the function died with its module
   CHECK_CU(cuMemFree(D));
+}
+
+TEST_F(Driver, ModuleGlobals) {
+  CHECK_CU(cuModuleLoadData(&Mod, GlobalsPtx));
+  CUdeviceptr Factor = 0, Total = 0, Table = 0;
+  size_t Size = 0;
+  CHECK_CU(cuModuleGetGlobal(&Factor, &Size, Mod, "factor"));
+  EXPECT_NE(Factor, 0u);
+  EXPECT_EQ(Size, 4u);
+  CHECK_CU(cuModuleGetGlobal(&Total, &Size, Mod, "total"));
+  EXPECT_EQ(Size, 4u);
+  CHECK_CU(cuModuleGetGlobal(&Table, &Size, Mod, "table"));
+  EXPECT_EQ(Size, 32u);
+  // Either output may be omitted.
+  size_t OnlySize = 0;
+  CHECK_CU(cuModuleGetGlobal(nullptr, &OnlySize, Mod, "table"));
+  EXPECT_EQ(OnlySize, 32u);
+  CUdeviceptr OnlyPtr = 0;
+  CHECK_CU(cuModuleGetGlobal(&OnlyPtr, nullptr, Mod, "factor"));
+  EXPECT_EQ(OnlyPtr, Factor);
+
+  // Initializers are in place; the addresses are device memory for copies
+  // and for the kernel.
+  float F = 0;
+  CHECK_CU(cuMemcpyDtoH(&F, Factor, 4));
+  EXPECT_EQ(F, 2.0f);
+  uint64_t T[4] = {};
+  CHECK_CU(cuMemcpyDtoH(T, Table, sizeof(T)));
+  EXPECT_EQ(T[3], 4u);
+  F = 3;
+  CHECK_CU(cuMemcpyHtoD(Factor, &F, 4));
+  CHECK_CU(cuMemsetD32(Total, 0, 1));
+  CUfunction K;
+  CHECK_CU(cuModuleGetFunction(&K, Mod, "accumulate"));
+  float X = 1.5f;
+  void *Args[] = {&X};
+  CHECK_CU(cuLaunchKernel(K, 2, 1, 1, 32, 1, 1, 0, nullptr, Args, nullptr));
+  CHECK_CU(cuMemcpyDtoH(&F, Total, 4));
+  EXPECT_EQ(F, 64 * 1.5f * 3.0f);
+
+  // The documented errors.
+  EXPECT_EQ(cuModuleGetGlobal(&Total, &Size, Mod, "accumulate"),
+            CUDA_ERROR_NOT_FOUND); // a kernel, not a variable
+  EXPECT_EQ(cuModuleGetGlobal(&Total, &Size, Mod, "missing"),
+            CUDA_ERROR_NOT_FOUND);
+  EXPECT_EQ(cuModuleGetGlobal(&Total, &Size, Mod, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuModuleGetGlobal(&Total, &Size, nullptr, "total"),
+            CUDA_ERROR_INVALID_HANDLE);
+  CHECK_CU(cuModuleUnload(Mod));
+  EXPECT_EQ(cuModuleGetGlobal(&Total, &Size, Mod, "total"),
+            CUDA_ERROR_INVALID_HANDLE);
+}
+
+TEST_F(Driver, LibraryGlobals) {
+  CUlibrary L;
+  CHECK_CU(cuLibraryLoadData(&L, GlobalsPtx, nullptr, nullptr, 0, nullptr,
+                             nullptr, 0));
+  CUdeviceptr Factor = 0;
+  size_t Size = 0;
+  CHECK_CU(cuLibraryGetGlobal(&Factor, &Size, L, "factor"));
+  EXPECT_EQ(Size, 4u);
+  float F = 0;
+  CHECK_CU(cuMemcpyDtoH(&F, Factor, 4));
+  EXPECT_EQ(F, 2.0f);
+  // The library's module sees the same variable.
+  CUmodule M;
+  CHECK_CU(cuLibraryGetModule(&M, L));
+  CUdeviceptr Same = 0;
+  CHECK_CU(cuModuleGetGlobal(&Same, nullptr, M, "factor"));
+  EXPECT_EQ(Same, Factor);
+  EXPECT_EQ(cuLibraryGetGlobal(&Factor, &Size, L, "nope"),
+            CUDA_ERROR_NOT_FOUND);
+  CHECK_CU(cuLibraryUnload(L));
+  EXPECT_EQ(cuLibraryGetGlobal(&Factor, &Size, L, "factor"),
+            CUDA_ERROR_INVALID_HANDLE);
 }
 
 TEST_F(Driver, LoadDataExFillsTheErrorLog) {

@@ -172,6 +172,12 @@ public:
   Status loadModuleData(const void *Image, size_t Size, const std::string &Name,
                         Module **Out, std::string *Diagnostics = nullptr);
   Status moduleGetFunction(Module *M, const char *Name, Kernel **Out);
+  /// The address and size of M's module-scope `.global` or `.const` variable
+  /// Name (cuModuleGetGlobal); either output may be null.
+  /// cudaErrorSymbolNotFound when M defines no such variable,
+  /// cudaErrorNotSupported on the HIP backend.
+  Status moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
+                         size_t *Size);
   /// Forgets a module loadModuleData returned: its handle and its kernels'
   /// handles are rejected from then on (cudaErrorInvalidResourceHandle).
   Status unloadModule(Module *M);

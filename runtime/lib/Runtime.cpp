@@ -21,6 +21,7 @@
 #include "HipBackend.h"
 
 #include "cuhip/ptx/HostTarget.h"
+#include "cuhip/ptx/Link.h"
 #include "cuhip/ptx/Lower.h"
 #include "cuhip/ptx/Parser.h"
 #include "cuhip/runtime/Fatbin.h"
@@ -462,6 +463,36 @@ Runtime &Runtime::get() {
 // Registration
 //===----------------------------------------------------------------------===//
 
+Status joinPrelinkedPtx(const std::vector<fatbin::Container> &Units,
+                        const std::string &Name, std::string &Ptx,
+                        unsigned &Sm, std::string &Why) {
+  std::vector<std::string> Texts(Units.size());
+  std::vector<ptx::LinkUnit> LinkUnits;
+  for (size_t I = 0; I < Units.size(); ++I) {
+    std::string UnitName = Name + ".unit" + std::to_string(I);
+    const fatbin::Entry *E =
+        fatbin::choosePtx(Units[I], [](const fatbin::Entry &E) {
+          return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
+        });
+    if (!E) {
+      Why = UnitName + " of the device-linked program holds no PTX that "
+                       "cuhip accepts; rebuild with PTX, e.g. "
+                       "-gencode arch=compute_XX,code=compute_XX";
+      return cudaErrorNoKernelImageForDevice;
+    }
+    std::string Err;
+    if (!fatbin::decompressPayload(*E, Texts[I], Err)) {
+      Why = "corrupt " + UnitName + ": " + Err;
+      return cudaErrorInvalidKernelImage;
+    }
+    if (I == 0 || E->Sm < Sm)
+      Sm = E->Sm;
+    LinkUnits.push_back({UnitName, Texts[I]});
+  }
+  Ptx = ptx::joinLinkUnits(LinkUnits);
+  return cudaSuccess;
+}
+
 void **Runtime::registerFatBinary(void *Wrapper) {
   std::lock_guard<std::mutex> G(P->RegLock);
   auto M = std::make_unique<Module>();
@@ -476,6 +507,29 @@ void **Runtime::registerFatBinary(void *Wrapper) {
     M->RegistrationStatus = cudaErrorInvalidKernelImage;
     M->DisplayName = Base + ".fatbin" + std::to_string(M->Index);
     CUHIP_ERROR("%s", M->RegistrationError.c_str());
+  } else if (std::vector<fatbin::Container> Units;
+             !fatbin::parsePrelinkedContainers(C, Units, Err)) {
+    M->RegistrationError = "corrupt device-linked fatbin #" +
+                           std::to_string(M->Index) + " in " + Base + ": " +
+                           Err;
+    M->RegistrationStatus = cudaErrorInvalidKernelImage;
+    M->DisplayName = Base + ".fatbin" + std::to_string(M->Index);
+    CUHIP_ERROR("%s", M->RegistrationError.c_str());
+  } else if (!Units.empty()) {
+    // An -rdc program: the linked image holds NVIDIA's device-linked code;
+    // the PTX of every translation unit is linked here instead.
+    M->DisplayName = Base + ".fatbin" + std::to_string(M->Index) + ".linked.ptx";
+    std::string Why;
+    if (Status S = joinPrelinkedPtx(Units, Base + ".fatbin" +
+                                               std::to_string(M->Index),
+                                    M->PtxText, M->Sm, Why)) {
+      M->RegistrationError = Why;
+      M->RegistrationStatus = S;
+      CUHIP_ERROR("%s", Why.c_str());
+    } else {
+      CUHIP_DEBUG("registered %s (%zu units, %zu bytes of PTX)",
+                  M->DisplayName.c_str(), Units.size(), M->PtxText.size());
+    }
   } else {
     const fatbin::Entry *E = fatbin::choosePtx(C, [](const fatbin::Entry &E) {
       return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
@@ -702,7 +756,6 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   }
   CUHIP_INFO("compiling %s for the CPU backend", M.DisplayName.c_str());
   ptx::DiagnosticEngine Diags(M.DisplayName);
-  std::optional<ptx::Module> Parsed = ptx::parseModule(M.PtxText, Diags);
   auto report = [&] {
     for (const auto &D : Diags.diagnostics()) {
       if (D.Sev == ptx::Severity::Error)
@@ -713,16 +766,12 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
         *M.Diagnostics += Diags.format(D) + "\n";
     }
   };
-  if (!Parsed) {
-    report();
-    return fail(cudaErrorInvalidPtx);
-  }
-  Parsed->FileName = M.DisplayName;
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   ptx::LowerOptions LowerOpts;
   LowerOpts.SourceLines = Memcheck; // memcheck reports name the PTX line
-  std::optional<ptx::LoweredModule> Lowered =
-      ptx::lowerModule(*Parsed, *Ctx, Diags, LowerOpts);
+  // One module, or the units of an -rdc program or cuLink* linked together.
+  std::optional<ptx::LoweredModule> Lowered = ptx::parseAndLower(
+      M.PtxText, M.DisplayName, *Ctx, Diags, LowerOpts);
   report();
   if (!Lowered)
     return fail(cudaErrorInvalidPtx);
@@ -833,6 +882,45 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
   return cudaSuccess;
 }
 
+Status Runtime::loadLinkedModule(const std::vector<fatbin::Container> &Units,
+                                 const std::string &Name, Module **Out,
+                                 std::string *Diagnostics) {
+  if (!Out)
+    return record(cudaErrorInvalidValue);
+  *Out = nullptr;
+  std::string Ptx, Why;
+  unsigned Sm = 0;
+  if (Status S = joinPrelinkedPtx(Units, Name, Ptx, Sm, Why)) {
+    CUHIP_ERROR("%s: %s", Name.c_str(), Why.c_str());
+    if (Diagnostics)
+      *Diagnostics += Why + "\n";
+    return record(S);
+  }
+  return loadModuleData(Ptx.data(), Ptx.size(), Name, Out, Diagnostics);
+}
+
+Status Runtime::linkPtx(
+    const std::vector<std::pair<std::string, std::string>> &Units,
+    std::string &Image, std::string &Log) {
+  std::vector<ptx::LinkUnit> LinkUnits;
+  for (const auto &[Name, Text] : Units)
+    LinkUnits.push_back({Name, Text});
+  std::string Joined = ptx::joinLinkUnits(LinkUnits);
+  // Lowering is what finds link errors; the module itself is built again
+  // when the image is loaded.
+  llvm::LLVMContext Ctx;
+  ptx::DiagnosticEngine Diags("linked PTX");
+  std::optional<ptx::LoweredModule> Lowered =
+      ptx::parseAndLower(Joined, "linked PTX", Ctx, Diags);
+  for (const auto &D : Diags.diagnostics())
+    if (D.Sev == ptx::Severity::Error)
+      Log += Diags.format(D) + "\n";
+  if (!Lowered)
+    return record(cudaErrorInvalidPtx);
+  Image = std::move(Joined);
+  return cudaSuccess;
+}
+
 Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
   if (!M || !Name || !Out)
     return record(cudaErrorInvalidValue);
@@ -844,6 +932,25 @@ Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
       return cudaSuccess;
     }
   *Out = nullptr;
+  return record(cudaErrorSymbolNotFound);
+}
+
+Status Runtime::moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
+                                size_t *Size) {
+  if (!M || !Name)
+    return record(cudaErrorInvalidValue);
+  if (!isModuleHandle(M))
+    return record(cudaErrorInvalidResourceHandle);
+  if (P->hip())
+    return record(cudaErrorNotSupported);
+  for (const ptx::host::ModuleVariable &MV : M->Variables)
+    if (MV.Name == Name) {
+      if (DevPtr)
+        *DevPtr = MV.Address;
+      if (Size)
+        *Size = MV.Size;
+      return cudaSuccess;
+    }
   return record(cudaErrorSymbolNotFound);
 }
 

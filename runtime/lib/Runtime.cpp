@@ -100,6 +100,9 @@ struct Module {
   unsigned Sm = 0;
   unsigned TargetSm = 0; // the PTX's .target sm_NN, read when it is loaded
   std::vector<Kernel *> Kernels;
+  /// An -rdc program's linked files: only the units its registered kernels
+  /// and variables need are linked (ptx::parseAndLower's Roots).
+  bool LinkRegisteredOnly = false;
 
   std::mutex LoadLock;
   /// Where the CPU backend's JIT placed the module's variables; filled when
@@ -116,6 +119,9 @@ struct Module {
 
 namespace {
 thread_local Status LastError = cudaSuccess;
+// Set while loadLinkedModule loads an -rdc program's image through
+// loadModuleData: its units are linked as an archive's members are.
+thread_local bool LoadingLinkedImage = false;
 // The current device belongs to the calling host thread, as in CUDA, so
 // threads that select it at the same time do not race.
 thread_local int CurrentDevice = 0;
@@ -519,6 +525,7 @@ void **Runtime::registerFatBinary(void *Wrapper) {
     // An -rdc program: the linked image holds NVIDIA's device-linked code;
     // the PTX of every translation unit is linked here instead.
     M->DisplayName = Base + ".fatbin" + std::to_string(M->Index) + ".linked.ptx";
+    M->LinkRegisteredOnly = true;
     std::string Why;
     if (Status S = joinPrelinkedPtx(Units, Base + ".fatbin" +
                                                std::to_string(M->Index),
@@ -770,8 +777,18 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   ptx::LowerOptions LowerOpts;
   LowerOpts.SourceLines = Memcheck; // memcheck reports name the PTX line
   // One module, or the units of an -rdc program or cuLink* linked together.
+  std::vector<std::string> Roots;
+  if (M.LinkRegisteredOnly) {
+    std::lock_guard<std::mutex> G(RegLock);
+    for (const Kernel *K : M.Kernels)
+      Roots.push_back(K->Name);
+    for (const auto &[HostVar, V] : ByHostVar)
+      if (V.Mod == &M)
+        Roots.push_back(V.Name);
+  }
   std::optional<ptx::LoweredModule> Lowered = ptx::parseAndLower(
-      M.PtxText, M.DisplayName, *Ctx, Diags, LowerOpts);
+      M.PtxText, M.DisplayName, *Ctx, Diags, LowerOpts,
+      M.LinkRegisteredOnly ? &Roots : nullptr);
   report();
   if (!Lowered)
     return fail(cudaErrorInvalidPtx);
@@ -851,6 +868,7 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
   }
   M->DisplayName = Name;
   M->Handle = M.get();
+  M->LinkRegisteredOnly = LoadingLinkedImage;
   M->Diagnostics = Diagnostics;
   Status Loaded = P->ensureLoaded(*M);
   M->Diagnostics = nullptr;
@@ -896,7 +914,10 @@ Status Runtime::loadLinkedModule(const std::vector<fatbin::Container> &Units,
       *Diagnostics += Why + "\n";
     return record(S);
   }
-  return loadModuleData(Ptx.data(), Ptx.size(), Name, Out, Diagnostics);
+  LoadingLinkedImage = true;
+  Status S = loadModuleData(Ptx.data(), Ptx.size(), Name, Out, Diagnostics);
+  LoadingLinkedImage = false;
+  return S;
 }
 
 Status Runtime::linkPtx(

@@ -18,6 +18,7 @@
 #include "llvm/Linker/Linker.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -84,7 +85,8 @@ std::optional<LoweredModule>
 lowerLinkedModules(const std::vector<const Module *> &Units,
                    const std::vector<std::string> &UnitNames,
                    LLVMContext &Ctx, DiagnosticEngine &Diags,
-                   const LowerOptions &Options) {
+                   const LowerOptions &Options,
+                   const std::vector<bool> *Optional) {
   auto unitName = [&](size_t I) {
     return I < UnitNames.size() && !UnitNames[I].empty()
                ? UnitNames[I]
@@ -120,8 +122,17 @@ lowerLinkedModules(const std::vector<const Module *> &Units,
   std::vector<KernelInfo> Kernels;
   std::unique_ptr<Linker> L;
   for (size_t I = 0; I < Units.size(); ++I) {
-    std::optional<LoweredModule> LM = lowerModule(*Units[I], Ctx, Diags,
-                                                  Options);
+    bool MayDrop = Optional && I < Optional->size() && (*Optional)[I];
+    DiagnosticEngine UnitDiags(Diags.fileName());
+    std::optional<LoweredModule> LM =
+        lowerModule(*Units[I], Ctx, MayDrop ? UnitDiags : Diags, Options);
+    if (!LM && MayDrop) {
+      // Nothing else refers to this unit: leave it out, and its kernels
+      // with it (a launch of one fails), rather than the whole program.
+      Diags.note({}, unitName(I) + " is left out: it does not lower (" +
+                         UnitDiags.firstError() + ")");
+      continue;
+    }
     if (!LM)
       return std::nullopt;
     for (KernelInfo &K : LM->Kernels)
@@ -136,6 +147,10 @@ lowerLinkedModules(const std::vector<const Module *> &Units,
                       "it");
       return std::nullopt;
     }
+  }
+  if (!Linked) {
+    Diags.error({}, "no linked unit lowers");
+    return std::nullopt;
   }
   // What is still only declared and used was defined by no unit.
   for (const llvm::Function &F : *Linked)
@@ -156,11 +171,73 @@ lowerLinkedModules(const std::vector<const Module *> &Units,
   return Out;
 }
 
-std::optional<LoweredModule> parseAndLower(std::string_view Text,
-                                           const std::string &FileName,
-                                           LLVMContext &Ctx,
-                                           DiagnosticEngine &Diags,
-                                           const LowerOptions &Options) {
+namespace {
+/// The units Roots needs (see parseAndLower), in their original order.
+std::vector<size_t> neededUnits(const std::vector<Module> &Units,
+                                const std::vector<std::string> &Roots,
+                                std::vector<bool> &Referenced) {
+  std::map<std::string, std::vector<size_t>> Definers;
+  std::vector<std::vector<std::string>> Refs(Units.size());
+  for (size_t I = 0; I < Units.size(); ++I) {
+    for (const Function &F : Units[I].Functions) {
+      if (F.Body && (F.IsEntry || F.Link != Linkage::Internal))
+        Definers[F.Name].push_back(I);
+      else if (!F.Body)
+        Refs[I].push_back(F.Name);
+    }
+    for (const VarDecl &V : Units[I].Globals) {
+      if (!isLinkableSpace(V.Space))
+        continue;
+      if (V.Link == Linkage::Extern)
+        Refs[I].push_back(V.Name);
+      else if (V.Link != Linkage::Internal)
+        Definers[V.Name].push_back(I);
+    }
+  }
+  std::vector<bool> Needed(Units.size(), false);
+  std::vector<std::string> Work(Roots.begin(), Roots.end());
+  std::set<std::string> Seen;
+  while (!Work.empty()) {
+    std::string Name = std::move(Work.back());
+    Work.pop_back();
+    if (!Seen.insert(Name).second)
+      continue;
+    auto It = Definers.find(Name);
+    if (It == Definers.end())
+      continue; // reported as unresolved after linking, if used
+    for (size_t I : It->second)
+      if (!Needed[I]) {
+        Needed[I] = true;
+        for (const std::string &R : Refs[I])
+          Work.push_back(R);
+        // A needed unit's own definitions come along whole.
+        for (const Function &F : Units[I].Functions)
+          if (F.Body && (F.IsEntry || F.Link != Linkage::Internal))
+            Work.push_back(F.Name);
+      }
+  }
+  // Which needed units another needed unit refers to: those must lower.
+  Referenced.assign(Units.size(), false);
+  for (size_t I = 0; I < Units.size(); ++I)
+    if (Needed[I])
+      for (const std::string &R : Refs[I])
+        if (auto It = Definers.find(R); It != Definers.end())
+          for (size_t J : It->second)
+            if (J != I)
+              Referenced[J] = true;
+  std::vector<size_t> Out;
+  for (size_t I = 0; I < Units.size(); ++I)
+    if (Needed[I])
+      Out.push_back(I);
+  return Out;
+}
+} // namespace
+
+std::optional<LoweredModule>
+parseAndLower(std::string_view Text, const std::string &FileName,
+              LLVMContext &Ctx, DiagnosticEngine &Diags,
+              const LowerOptions &Options,
+              const std::vector<std::string> *Roots) {
   std::vector<LinkUnit> Units = splitLinkUnits(Text);
   if (Units.size() == 1 && Units[0].Name.empty()) {
     std::optional<Module> Parsed = parseModule(Text, Diags);
@@ -172,11 +249,12 @@ std::optional<LoweredModule> parseAndLower(std::string_view Text,
   std::vector<Module> Parsed;
   std::vector<std::string> Names;
   Parsed.reserve(Units.size());
-  for (const LinkUnit &U : Units) {
-    // Line numbers are the unit's own; the message names the unit.
-    DiagnosticEngine UnitDiags(U.Name);
-    std::optional<Module> M = parseModule(U.Ptx, UnitDiags);
+  // With Roots, a unit that does not parse only matters if a root is then
+  // left undefined: it may be a library member the program never uses.
+  std::vector<std::unique_ptr<DiagnosticEngine>> Unparsed;
+  auto forward = [&](const DiagnosticEngine &UnitDiags, const LinkUnit &U) {
     for (const Diagnostic &D : UnitDiags.diagnostics()) {
+      // Line numbers are the unit's own; the message names the unit.
       std::string Msg = "in " + U.Name + ": " + D.Message;
       if (D.Sev == Severity::Error)
         Diags.error(D.Loc, Msg);
@@ -185,6 +263,15 @@ std::optional<LoweredModule> parseAndLower(std::string_view Text,
       else
         Diags.note(D.Loc, Msg);
     }
+  };
+  for (const LinkUnit &U : Units) {
+    auto UnitDiags = std::make_unique<DiagnosticEngine>(U.Name);
+    std::optional<Module> M = parseModule(U.Ptx, *UnitDiags);
+    if (!M && Roots) {
+      Unparsed.push_back(std::move(UnitDiags));
+      continue;
+    }
+    forward(*UnitDiags, U);
     if (!M)
       return std::nullopt;
     M->FileName = FileName;
@@ -192,9 +279,55 @@ std::optional<LoweredModule> parseAndLower(std::string_view Text,
     Names.push_back(U.Name);
   }
   std::vector<const Module *> Ptrs;
-  for (const Module &M : Parsed)
-    Ptrs.push_back(&M);
-  return lowerLinkedModules(Ptrs, Names, Ctx, Diags, Options);
+  std::vector<std::string> PtrNames;
+  std::vector<bool> Optional;
+  if (Roots) {
+    std::vector<bool> Referenced;
+    std::vector<std::string> AllDefined;
+    if (Roots->empty()) {
+      // Every definition is a root; only unreferenced units are optional.
+      for (const Module &M : Parsed) {
+        for (const Function &F : M.Functions)
+          if (F.Body && (F.IsEntry || F.Link != Linkage::Internal))
+            AllDefined.push_back(F.Name);
+      }
+      Roots = &AllDefined;
+    }
+    for (size_t I : neededUnits(Parsed, *Roots, Referenced)) {
+      Ptrs.push_back(&Parsed[I]);
+      PtrNames.push_back(Names[I]);
+      Optional.push_back(!Referenced[I]);
+    }
+    std::set<std::string> Defined;
+    for (const Module *M : Ptrs) {
+      for (const Function &F : M->Functions)
+        if (F.Body)
+          Defined.insert(F.Name);
+      for (const VarDecl &V : M->Globals)
+        if (V.Link != Linkage::Extern)
+          Defined.insert(V.Name);
+    }
+    bool Missing = false;
+    for (const std::string &R : *Roots)
+      if (!Defined.count(R)) {
+        Missing = true;
+        if (Unparsed.empty())
+          Diags.error({}, "no linked unit defines '" + R + "'");
+      }
+    if (Missing && !Unparsed.empty()) {
+      for (const auto &UD : Unparsed)
+        forward(*UD, {UD->fileName(), {}});
+      return std::nullopt;
+    }
+    if (Diags.hasErrors())
+      return std::nullopt;
+  } else {
+    for (const Module &M : Parsed)
+      Ptrs.push_back(&M);
+    PtrNames = Names;
+  }
+  return lowerLinkedModules(Ptrs, PtrNames, Ctx, Diags, Options,
+                            Roots ? &Optional : nullptr);
 }
 
 } // namespace cuhip::ptx

@@ -44,19 +44,34 @@ std::vector<LinkUnit> splitLinkUnits(std::string_view Text);
 
 /// Lowers already parsed units into one module: each is lowered into Ctx,
 /// then they are linked. Errors (duplicate definitions, unresolved externs,
-/// and each unit's own lowering errors) go to Diags.
+/// and each unit's own lowering errors) go to Diags. A unit marked in
+/// Optional that does not lower is left out (a note says why) instead.
 std::optional<LoweredModule>
 lowerLinkedModules(const std::vector<const Module *> &Units,
                    const std::vector<std::string> &UnitNames,
                    llvm::LLVMContext &Ctx, DiagnosticEngine &Diags,
-                   const LowerOptions &Options = {});
+                   const LowerOptions &Options = {},
+                   const std::vector<bool> *Optional = nullptr);
 
 /// Parses and lowers PTX text that is either one module or units joined by
 /// joinLinkUnits. FileName becomes each parsed Module's FileName.
-std::optional<LoweredModule> parseAndLower(std::string_view Text,
-                                           const std::string &FileName,
-                                           llvm::LLVMContext &Ctx,
-                                           DiagnosticEngine &Diags,
-                                           const LowerOptions &Options = {});
+///
+/// With Roots, only the units needed for those symbols are linked, as a
+/// linker takes members of an archive: the units defining a root, then those
+/// defining what they reference, and so on. An -rdc program lists the
+/// kernels and variables its files registered, so that the device runtime
+/// library nvcc links into every such program (libcudadevrt, PTX for a much
+/// newer target) is lowered only when the program uses it. Its kernels are
+/// registered too, so a needed unit that no other needed unit refers to and
+/// that does not lower is left out rather than failing the program (a
+/// launch of one of its kernels then fails). Empty Roots: every function
+/// any unit defines is a root (a linked image loaded without registration,
+/// as the static runtime loads one). Without Roots every unit is linked and
+/// must lower.
+std::optional<LoweredModule>
+parseAndLower(std::string_view Text, const std::string &FileName,
+              llvm::LLVMContext &Ctx, DiagnosticEngine &Diags,
+              const LowerOptions &Options = {},
+              const std::vector<std::string> *Roots = nullptr);
 
 } // namespace cuhip::ptx

@@ -45,9 +45,12 @@ const std::string Kernel = unit(R"(
 .global .align 1 .b8 $str[2] = {65, 0};
 .visible .entry k(.param .u64 out)
 {
-  .reg .b32 %r<3>;
+  .reg .b32 %r<4>;
   .reg .b64 %rd<3>;
   ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, $str;
+  ld.global.u8 %r3, [%rd2];
+  st.global.u32 [%rd1+4], %r3;
   ld.global.u32 %r1, [shared_count];
   {
   .param .b32 p;
@@ -66,9 +69,12 @@ const std::string Helper = unit(R"(
 .global .align 1 .b8 $str[2] = {66, 0};
 .visible .func (.param .b32 r) twice(.param .b32 x)
 {
-  .reg .b32 %r<3>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  mov.u64 %rd1, $str;
+  ld.global.u8 %r3, [%rd1];
   ld.param.b32 %r1, [x];
-  add.s32 %r2, %r1, %r1;
+  add.s32 %r2, %r1, %r3;
   st.param.b32 [r], %r2;
   ret;
 }
@@ -99,7 +105,7 @@ TEST(Link, ResolvesCallsAndVariablesAcrossUnits) {
   llvm::GlobalVariable *Count = M.getGlobalVariable("shared_count");
   ASSERT_TRUE(Count);
   EXPECT_FALSE(Count->isDeclaration());
-  // Each unit keeps its own private string.
+  // Each unit keeps its own private string of the same name.
   unsigned Strings = 0;
   for (const llvm::GlobalVariable &G : M.globals())
     if (G.getName().starts_with("$str"))

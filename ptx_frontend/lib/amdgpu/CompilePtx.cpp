@@ -72,8 +72,11 @@ Expected<CodeObject> compilePtx(std::string_view Ptx, const std::string &Name,
                      : S;
   };
   LLVMContext Ctx;
-  // One module, or linked units (Link.h).
-  std::optional<LoweredModule> Lowered = parseAndLower(Ptx, Name, Ctx, Diags);
+  // One module, or linked units (Link.h), taken as archive members so that
+  // an -rdc program's device runtime unit, which does not lower, stays out.
+  std::vector<std::string> EveryDefinition;
+  std::optional<LoweredModule> Lowered =
+      parseAndLower(Ptx, Name, Ctx, Diags, {}, &EveryDefinition);
   if (!Lowered)
     return createStringError(inconvertibleErrorCode(), diagnostics());
 

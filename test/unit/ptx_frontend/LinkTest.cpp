@@ -6,10 +6,12 @@
 // duplicate strong definitions are errors naming the symbol.
 //
 //===----------------------------------------------------------------------===//
+#include "cuhip/ptx/AmdgpuTarget.h"
 #include "cuhip/ptx/Link.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -173,6 +175,24 @@ TEST(Link, ParseErrorsNameTheUnit) {
                   Ctx);
   EXPECT_FALSE(R.Lowered);
   EXPECT_NE(R.Errors.find("in bad.ptx"), std::string::npos) << R.Errors;
+}
+
+TEST(Link, AmdgpuCompilesLinkedUnits) {
+  const amdgpu::Target *T = amdgpu::findTarget("gfx90a");
+  ASSERT_TRUE(T);
+  std::string Text = joinLinkUnits({{"kernel.ptx", Kernel}, {"helper.ptx", Helper}});
+  auto CO = amdgpu::compilePtx(Text, "linked", *T, /*CacheDir=*/"");
+  ASSERT_TRUE(bool(CO)) << llvm::toString(CO.takeError());
+  ASSERT_EQ(CO->Kernels.size(), 1u);
+  EXPECT_EQ(CO->Kernels[0].Name, "k");
+  // A unit nothing refers to that does not lower is left out.
+  std::string WithBad = joinLinkUnits(
+      {{"kernel.ptx", Kernel},
+       {"helper.ptx", Helper},
+       {"devrt.ptx", unit(".visible .entry devrt()\n{\n  pmevent 1;\n  ret;\n}\n")}});
+  CO = amdgpu::compilePtx(WithBad, "linked", *T, "");
+  ASSERT_TRUE(bool(CO)) << llvm::toString(CO.takeError());
+  EXPECT_EQ(CO->Kernels.size(), 1u);
 }
 
 } // namespace

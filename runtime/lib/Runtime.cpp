@@ -103,6 +103,9 @@ struct Module {
   /// An -rdc program's linked files: only the units its registered kernels
   /// and variables need are linked (ptx::parseAndLower's Roots).
   bool LinkRegisteredOnly = false;
+  /// Files of such a program left out because they do not lower (with the
+  /// first error of each), for the error of a launch of one of their kernels.
+  std::string LeftOut;
 
   std::mutex LoadLock;
   /// Where the CPU backend's JIT placed the module's variables; filled when
@@ -765,6 +768,9 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   ptx::DiagnosticEngine Diags(M.DisplayName);
   auto report = [&] {
     for (const auto &D : Diags.diagnostics()) {
+      if (D.Sev == ptx::Severity::Note &&
+          D.Message.find(" is left out: ") != std::string::npos)
+        M.LeftOut += (M.LeftOut.empty() ? "" : "; ") + D.Message;
       if (D.Sev == ptx::Severity::Error)
         CUHIP_ERROR("%s", Diags.format(D).c_str());
       else
@@ -1160,8 +1166,10 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
   const ptx::KernelInfo *Info =
       Hip ? (K->Hip ? &K->Hip->Info : nullptr) : (C ? &C->Info : nullptr);
   if (!Info) {
-    CUHIP_ERROR("kernel '%s' is not defined in %s", K->Name.c_str(),
-                K->Mod->DisplayName.c_str());
+    CUHIP_ERROR("kernel '%s' is not defined in %s%s%s", K->Name.c_str(),
+                K->Mod->DisplayName.c_str(),
+                K->Mod->LeftOut.empty() ? "" : ": ",
+                K->Mod->LeftOut.c_str());
     return record(cudaErrorInvalidDeviceFunction);
   }
   if (SharedMem > size_t(maxDynamicShared(*K, *Info, D))) {

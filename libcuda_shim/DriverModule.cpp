@@ -21,7 +21,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -117,6 +116,19 @@ CUresult loadImage(const void *Image, size_t Size, const std::string &Name,
   if (Size == 0 || Size >= 4)
     std::memcpy(&Magic, Bytes, 4);
   if (Magic == WrapperMagic) {
+    // The device-linked wrapper of an -rdc program (what the static runtime
+    // hands cuLibraryLoadData) lists the per-file containers to link.
+    fatbin::Container Linked;
+    std::vector<fatbin::Container> Units;
+    std::string Err;
+    if (fatbin::parseWrapper(Image, Linked, Err) &&
+        fatbin::parsePrelinkedContainers(Linked, Units, Err) &&
+        !Units.empty()) {
+      rt::Status S = runtime().loadLinkedModule(Units, Name, Out, Log);
+      if (S == rt::cudaErrorInvalidKernelImage)
+        return CUDA_ERROR_INVALID_IMAGE;
+      return toCU(S);
+    }
     // A registration wrapper: its third and fourth words point to the data.
     const void *Data = nullptr;
     std::memcpy(&Data, Bytes + 8, sizeof(Data));
@@ -350,10 +362,11 @@ static CUresult moduleGetGlobal(CUdeviceptr *Ptr, size_t *Bytes,
     return CUDA_ERROR_INVALID_HANDLE;
   void *Addr = nullptr;
   size_t Size = 0;
-  CUresult R = toCU(runtime().moduleGetGlobal(module(Module), Name, &Addr,
-                                              &Size));
-  if (R != CUDA_SUCCESS)
-    return R;
+  rt::Status S = runtime().moduleGetGlobal(module(Module), Name, &Addr, &Size);
+  if (S == rt::cudaErrorSymbolNotFound)
+    return CUDA_ERROR_NOT_FOUND;
+  if (S)
+    return toCU(S);
   if (Ptr)
     *Ptr = reinterpret_cast<CUdeviceptr>(Addr);
   if (Bytes)
@@ -519,48 +532,6 @@ bool isLinkState(CUlinkState S) {
   return LinkStates.count(S) != 0;
 }
 
-/// Names a PTX module defines (.entry, .func and variables outside any
-/// function) and the names it declares .extern.
-void ptxSymbols(const std::string &Ptx, std::set<std::string> &Defined,
-                std::set<std::string> &External) {
-  static const std::regex Decl(
-      R"(^\s*((?:\.(?:extern|visible|weak|entry|func|global|const|shared)\s+)+)(?:\.align\s+\d+\s+)?(?:\.[a-z0-9]+\s+)*\(?[^;{(]*?([A-Za-z_$%][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\])?\s*(?:\(|;|=|\{|$))");
-  int Depth = 0;
-  std::istringstream In(Ptx);
-  for (std::string Line; std::getline(In, Line);) {
-    if (Depth == 0) {
-      std::smatch M;
-      if (std::regex_search(Line, M, Decl)) {
-        std::string Quals = M[1];
-        if (Quals.find(".extern") != std::string::npos)
-          External.insert(M[2]);
-        else
-          Defined.insert(M[2]);
-      }
-    }
-    for (char C : Line)
-      Depth += C == '{' ? 1 : C == '}' ? -1 : 0;
-  }
-}
-
-/// The module header (.version, .target, .address_size) lines of Ptx
-/// removed, so that a later input can follow the first one's.
-std::string withoutHeader(const std::string &Ptx) {
-  std::string Out;
-  std::istringstream In(Ptx);
-  for (std::string Line; std::getline(In, Line);) {
-    size_t P = Line.find_first_not_of(" \t");
-    if (P != std::string::npos &&
-        (Line.compare(P, 8, ".version") == 0 ||
-         Line.compare(P, 7, ".target") == 0 ||
-         Line.compare(P, 13, ".address_size") == 0))
-      continue;
-    Out += Line;
-    Out += '\n';
-  }
-  return Out;
-}
-
 CUresult addPtx(CUlinkState S, CUjitInputType Type, const void *Data,
                 size_t Size, const char *Name) {
   std::string Display = Name && *Name ? Name : "input";
@@ -688,56 +659,17 @@ CUHIP_EXPORT CUresult cuLinkComplete(CUlinkState State, void **CubinOut,
     State->Logs.finish("cuLinkComplete: nothing was added\n", "");
     return CUDA_ERROR_INVALID_VALUE;
   }
-  // Independent modules are joined into one; a reference from one input to
-  // a symbol another defines would need the frontend to link, which it
-  // cannot yet.
-  std::vector<std::set<std::string>> Defined(State->Inputs.size());
-  std::vector<std::set<std::string>> External(State->Inputs.size());
-  for (size_t I = 0; I < State->Inputs.size(); ++I)
-    ptxSymbols(State->Inputs[I].Ptx, Defined[I], External[I]);
-  for (size_t I = 0; I < State->Inputs.size(); ++I)
-    for (const std::string &Sym : External[I])
-      for (size_t J = 0; J < State->Inputs.size(); ++J)
-        if (J != I && Defined[J].count(Sym)) {
-          std::string Msg = State->Inputs[I].Name + " references '" + Sym +
-                            "', defined in " + State->Inputs[J].Name +
-                            ": cuhip cannot link PTX modules that reference "
-                            "each other's symbols yet\n";
-          CUHIP_ERROR("cuLinkComplete: %s", Msg.c_str());
-          State->Logs.finish(State->Errors + Msg, "");
-          return CUDA_ERROR_NOT_SUPPORTED;
-        }
-  for (size_t I = 0; I < State->Inputs.size(); ++I)
-    for (const std::string &Sym : Defined[I])
-      for (size_t J = I + 1; J < State->Inputs.size(); ++J)
-        if (Defined[J].count(Sym)) {
-          std::string Msg = "'" + Sym + "' is defined in both " +
-                            State->Inputs[I].Name + " and " +
-                            State->Inputs[J].Name + "\n";
-          CUHIP_ERROR("cuLinkComplete: %s", Msg.c_str());
-          State->Logs.finish(State->Errors + Msg, "");
-          return CUDA_ERROR_INVALID_PTX;
-        }
-  // The joined module keeps the newest .version of its inputs: the first
-  // input's header is replaced by it.
-  std::string Version;
-  static const std::regex VersionRe(R"(\.version\s+(\d+)\.(\d+))");
-  int Best = -1;
-  for (const auto &In : State->Inputs) {
-    std::smatch M;
-    if (std::regex_search(In.Ptx, M, VersionRe)) {
-      int V = std::stoi(M[1]) * 100 + std::stoi(M[2]);
-      if (V > Best) {
-        Best = V;
-        Version = M[0];
-      }
-    }
+  // The inputs stay whole, as link units the frontend lowers together
+  // (.extern references resolved across them).
+  std::vector<std::pair<std::string, std::string>> Units;
+  for (const auto &In : State->Inputs)
+    Units.push_back({In.Name, In.Ptx});
+  std::string Out, Log;
+  if (runtime().linkPtx(Units, Out, Log)) {
+    CUHIP_ERROR("cuLinkComplete: %s", Log.c_str());
+    State->Logs.finish(State->Errors + Log, "");
+    return CUDA_ERROR_INVALID_PTX;
   }
-  std::string Out = std::regex_replace(State->Inputs[0].Ptx, VersionRe,
-                                       Version,
-                                       std::regex_constants::format_first_only);
-  for (size_t I = 1; I < State->Inputs.size(); ++I)
-    Out += withoutHeader(State->Inputs[I].Ptx);
   State->Output = std::move(Out);
   State->Output.push_back(0);
   *CubinOut = State->Output.data();

@@ -21,6 +21,7 @@
 #include "HipBackend.h"
 
 #include "cuhip/ptx/HostTarget.h"
+#include "cuhip/ptx/Link.h"
 #include "cuhip/ptx/Lower.h"
 #include "cuhip/ptx/Parser.h"
 #include "cuhip/runtime/Fatbin.h"
@@ -99,6 +100,12 @@ struct Module {
   unsigned Sm = 0;
   unsigned TargetSm = 0; // the PTX's .target sm_NN, read when it is loaded
   std::vector<Kernel *> Kernels;
+  /// An -rdc program's linked files: only the units its registered kernels
+  /// and variables need are linked (ptx::parseAndLower's Roots).
+  bool LinkRegisteredOnly = false;
+  /// Files of such a program left out because they do not lower (with the
+  /// first error of each), for the error of a launch of one of their kernels.
+  std::string LeftOut;
 
   std::mutex LoadLock;
   /// Where the CPU backend's JIT placed the module's variables; filled when
@@ -115,6 +122,9 @@ struct Module {
 
 namespace {
 thread_local Status LastError = cudaSuccess;
+// Set while loadLinkedModule loads an -rdc program's image through
+// loadModuleData: its units are linked as an archive's members are.
+thread_local bool LoadingLinkedImage = false;
 // The current device belongs to the calling host thread, as in CUDA, so
 // threads that select it at the same time do not race.
 thread_local int CurrentDevice = 0;
@@ -470,6 +480,36 @@ Runtime &Runtime::get() {
 // Registration
 //===----------------------------------------------------------------------===//
 
+Status joinPrelinkedPtx(const std::vector<fatbin::Container> &Units,
+                        const std::string &Name, std::string &Ptx,
+                        unsigned &Sm, std::string &Why) {
+  std::vector<std::string> Texts(Units.size());
+  std::vector<ptx::LinkUnit> LinkUnits;
+  for (size_t I = 0; I < Units.size(); ++I) {
+    std::string UnitName = Name + ".unit" + std::to_string(I);
+    const fatbin::Entry *E =
+        fatbin::choosePtx(Units[I], [](const fatbin::Entry &E) {
+          return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
+        });
+    if (!E) {
+      Why = UnitName + " of the device-linked program holds no PTX that "
+                       "cuhip accepts; rebuild with PTX, e.g. "
+                       "-gencode arch=compute_XX,code=compute_XX";
+      return cudaErrorNoKernelImageForDevice;
+    }
+    std::string Err;
+    if (!fatbin::decompressPayload(*E, Texts[I], Err)) {
+      Why = "corrupt " + UnitName + ": " + Err;
+      return cudaErrorInvalidKernelImage;
+    }
+    if (I == 0 || E->Sm < Sm)
+      Sm = E->Sm;
+    LinkUnits.push_back({UnitName, Texts[I]});
+  }
+  Ptx = ptx::joinLinkUnits(LinkUnits);
+  return cudaSuccess;
+}
+
 void **Runtime::registerFatBinary(void *Wrapper) {
   std::lock_guard<std::mutex> G(P->RegLock);
   auto M = std::make_unique<Module>();
@@ -484,6 +524,30 @@ void **Runtime::registerFatBinary(void *Wrapper) {
     M->RegistrationStatus = cudaErrorInvalidKernelImage;
     M->DisplayName = Base + ".fatbin" + std::to_string(M->Index);
     CUHIP_ERROR("%s", M->RegistrationError.c_str());
+  } else if (std::vector<fatbin::Container> Units;
+             !fatbin::parsePrelinkedContainers(C, Units, Err)) {
+    M->RegistrationError = "corrupt device-linked fatbin #" +
+                           std::to_string(M->Index) + " in " + Base + ": " +
+                           Err;
+    M->RegistrationStatus = cudaErrorInvalidKernelImage;
+    M->DisplayName = Base + ".fatbin" + std::to_string(M->Index);
+    CUHIP_ERROR("%s", M->RegistrationError.c_str());
+  } else if (!Units.empty()) {
+    // An -rdc program: the linked image holds NVIDIA's device-linked code;
+    // the PTX of every translation unit is linked here instead.
+    M->DisplayName = Base + ".fatbin" + std::to_string(M->Index) + ".linked.ptx";
+    M->LinkRegisteredOnly = true;
+    std::string Why;
+    if (Status S = joinPrelinkedPtx(Units, Base + ".fatbin" +
+                                               std::to_string(M->Index),
+                                    M->PtxText, M->Sm, Why)) {
+      M->RegistrationError = Why;
+      M->RegistrationStatus = S;
+      CUHIP_ERROR("%s", Why.c_str());
+    } else {
+      CUHIP_DEBUG("registered %s (%zu units, %zu bytes of PTX)",
+                  M->DisplayName.c_str(), Units.size(), M->PtxText.size());
+    }
   } else {
     const fatbin::Entry *E = fatbin::choosePtx(C, [](const fatbin::Entry &E) {
       return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
@@ -710,9 +774,11 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
   }
   CUHIP_INFO("compiling %s for the CPU backend", M.DisplayName.c_str());
   ptx::DiagnosticEngine Diags(M.DisplayName);
-  std::optional<ptx::Module> Parsed = ptx::parseModule(M.PtxText, Diags);
   auto report = [&] {
     for (const auto &D : Diags.diagnostics()) {
+      if (D.Sev == ptx::Severity::Note &&
+          D.Message.find(" is left out: ") != std::string::npos)
+        M.LeftOut += (M.LeftOut.empty() ? "" : "; ") + D.Message;
       if (D.Sev == ptx::Severity::Error)
         CUHIP_ERROR("%s", Diags.format(D).c_str());
       else
@@ -721,16 +787,22 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
         *M.Diagnostics += Diags.format(D) + "\n";
     }
   };
-  if (!Parsed) {
-    report();
-    return fail(cudaErrorInvalidPtx);
-  }
-  Parsed->FileName = M.DisplayName;
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   ptx::LowerOptions LowerOpts;
   LowerOpts.SourceLines = Memcheck; // memcheck reports name the PTX line
-  std::optional<ptx::LoweredModule> Lowered =
-      ptx::lowerModule(*Parsed, *Ctx, Diags, LowerOpts);
+  // One module, or the units of an -rdc program or cuLink* linked together.
+  std::vector<std::string> Roots;
+  if (M.LinkRegisteredOnly) {
+    std::lock_guard<std::mutex> G(RegLock);
+    for (const Kernel *K : M.Kernels)
+      Roots.push_back(K->Name);
+    for (const auto &[HostVar, V] : ByHostVar)
+      if (V.Mod == &M)
+        Roots.push_back(V.Name);
+  }
+  std::optional<ptx::LoweredModule> Lowered = ptx::parseAndLower(
+      M.PtxText, M.DisplayName, *Ctx, Diags, LowerOpts,
+      M.LinkRegisteredOnly ? &Roots : nullptr);
   report();
   if (!Lowered)
     return fail(cudaErrorInvalidPtx);
@@ -810,6 +882,7 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
   }
   M->DisplayName = Name;
   M->Handle = M.get();
+  M->LinkRegisteredOnly = LoadingLinkedImage;
   M->Diagnostics = Diagnostics;
   Status Loaded = P->ensureLoaded(*M);
   M->Diagnostics = nullptr;
@@ -838,6 +911,48 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
   }
   *Out = M.get();
   P->Modules.push_back(std::move(M));
+  return cudaSuccess;
+}
+
+Status Runtime::loadLinkedModule(const std::vector<fatbin::Container> &Units,
+                                 const std::string &Name, Module **Out,
+                                 std::string *Diagnostics) {
+  if (!Out)
+    return record(cudaErrorInvalidValue);
+  *Out = nullptr;
+  std::string Ptx, Why;
+  unsigned Sm = 0;
+  if (Status S = joinPrelinkedPtx(Units, Name, Ptx, Sm, Why)) {
+    CUHIP_ERROR("%s: %s", Name.c_str(), Why.c_str());
+    if (Diagnostics)
+      *Diagnostics += Why + "\n";
+    return record(S);
+  }
+  LoadingLinkedImage = true;
+  Status S = loadModuleData(Ptx.data(), Ptx.size(), Name, Out, Diagnostics);
+  LoadingLinkedImage = false;
+  return S;
+}
+
+Status Runtime::linkPtx(
+    const std::vector<std::pair<std::string, std::string>> &Units,
+    std::string &Image, std::string &Log) {
+  std::vector<ptx::LinkUnit> LinkUnits;
+  for (const auto &[Name, Text] : Units)
+    LinkUnits.push_back({Name, Text});
+  std::string Joined = ptx::joinLinkUnits(LinkUnits);
+  // Lowering is what finds link errors; the module itself is built again
+  // when the image is loaded.
+  llvm::LLVMContext Ctx;
+  ptx::DiagnosticEngine Diags("linked PTX");
+  std::optional<ptx::LoweredModule> Lowered =
+      ptx::parseAndLower(Joined, "linked PTX", Ctx, Diags);
+  for (const auto &D : Diags.diagnostics())
+    if (D.Sev == ptx::Severity::Error)
+      Log += Diags.format(D) + "\n";
+  if (!Lowered)
+    return record(cudaErrorInvalidPtx);
+  Image = std::move(Joined);
   return cudaSuccess;
 }
 
@@ -1069,8 +1184,10 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
   const ptx::KernelInfo *Info =
       Hip ? (K->Hip ? &K->Hip->Info : nullptr) : (C ? &C->Info : nullptr);
   if (!Info) {
-    CUHIP_ERROR("kernel '%s' is not defined in %s", K->Name.c_str(),
-                K->Mod->DisplayName.c_str());
+    CUHIP_ERROR("kernel '%s' is not defined in %s%s%s", K->Name.c_str(),
+                K->Mod->DisplayName.c_str(),
+                K->Mod->LeftOut.empty() ? "" : ": ",
+                K->Mod->LeftOut.c_str());
     return record(cudaErrorInvalidDeviceFunction);
   }
   if (SharedMem > size_t(maxDynamicShared(*K, *Info, D))) {

@@ -15,6 +15,7 @@
 #include "../host/CompileCache.h"
 
 #include "cuhip/ptx/Diagnostics.h"
+#include "cuhip/ptx/Link.h"
 #include "cuhip/ptx/Parser.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -70,12 +71,12 @@ Expected<CodeObject> compilePtx(std::string_view Ptx, const std::string &Name,
     return S.empty() ? Name + ": the PTX frontend failed without a diagnostic"
                      : S;
   };
-  std::optional<Module> Parsed = parseModule(Ptx, Diags);
-  if (!Parsed)
-    return createStringError(inconvertibleErrorCode(), diagnostics());
-  Parsed->FileName = Name;
   LLVMContext Ctx;
-  std::optional<LoweredModule> Lowered = lowerModule(*Parsed, Ctx, Diags);
+  // One module, or linked units (Link.h), taken as archive members so that
+  // an -rdc program's device runtime unit, which does not lower, stays out.
+  std::vector<std::string> EveryDefinition;
+  std::optional<LoweredModule> Lowered =
+      parseAndLower(Ptx, Name, Ctx, Diags, {}, &EveryDefinition);
   if (!Lowered)
     return createStringError(inconvertibleErrorCode(), diagnostics());
 

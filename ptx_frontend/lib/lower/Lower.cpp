@@ -150,8 +150,12 @@ std::optional<LoweredModule> ModuleLowering::run() {
 
   // Declare functions first so initializers (vtables) can take addresses.
   for (const auto &F : PM.Functions) {
-    if (IR->getFunction(F.Name))
+    if (llvm::Function *Prev = IR->getFunction(F.Name)) {
+      // A prototype came first; the definition decides the linkage.
+      if (!F.IsEntry && F.Link == Linkage::Weak && F.Body)
+        Prev->setLinkage(llvm::Function::WeakAnyLinkage);
       continue;
+    }
     // Kernels take their parameter buffer; device functions take a buffer
     // for their return values and one for their arguments, each laid out
     // like a PTX parameter list, so direct and indirect calls (through
@@ -160,12 +164,13 @@ std::optional<LoweredModule> ModuleLowering::run() {
     FunctionType *FT =
         F.IsEntry ? FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false)
                   : FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
-    auto *Fn = llvm::Function::Create(
-        FT,
-        F.IsEntry || F.Link != Linkage::Internal || !F.Body
-            ? llvm::Function::ExternalLinkage
-            : llvm::Function::InternalLinkage,
-        F.Name, *IR);
+    // A .weak definition may also be in another linked unit (see Link.h).
+    auto FnLinkage = F.IsEntry || F.Link != Linkage::Internal || !F.Body
+                         ? llvm::Function::ExternalLinkage
+                         : llvm::Function::InternalLinkage;
+    if (!F.IsEntry && F.Link == Linkage::Weak && F.Body)
+      FnLinkage = llvm::Function::WeakAnyLinkage;
+    auto *Fn = llvm::Function::Create(FT, FnLinkage, F.Name, *IR);
     if (F.IsEntry)
       Fn->addFnAttr("cuhip-kernel");
   }

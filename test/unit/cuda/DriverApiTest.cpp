@@ -74,17 +74,31 @@ const char *AddPtx = R"(
 }
 )";
 
-// References a function another module defines: needs real linking.
+// A kernel calling a function and writing a variable of another module.
 const char *CallerPtx = R"(
 .version 8.0
 .target sm_80
 .address_size 64
 
-.extern .func helper();
+.extern .func (.param .b32 r) helper(.param .b32 x);
+.extern .global .align 4 .u32 counter;
 
-.visible .entry caller()
+.visible .entry caller(.param .u64 out)
 {
-  call helper;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  {
+  .param .b32 p;
+  .param .b32 r;
+  st.param.b32 [p], 20;
+  call (r), helper, (p);
+  ld.param.b32 %r1, [r];
+  }
+  st.global.u32 [%rd2], %r1;
+  mov.u32 %r2, 7;
+  st.global.u32 [counter], %r2;
   ret;
 }
 )";
@@ -94,8 +108,29 @@ const char *HelperPtx = R"(
 .target sm_80
 .address_size 64
 
-.visible .func helper()
+.visible .global .align 4 .u32 counter = 1;
+
+.visible .func (.param .b32 r) helper(.param .b32 x)
 {
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [x];
+  mad.lo.s32 %r2, %r1, 2, 2;
+  st.param.b32 [r], %r2;
+  ret;
+}
+)";
+
+// Declares what no module defines.
+const char *UnresolvedPtx = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+
+.extern .func missingHelper();
+
+.visible .entry lonely()
+{
+  call missingHelper;
   ret;
 }
 )";
@@ -904,21 +939,66 @@ TEST_F(Driver, LinkIndependentModules) {
   CHECK_CU(cuModuleUnload(M));
 }
 
-TEST_F(Driver, LinkRefusesCrossModuleReferences) {
-  char Log[1024] = {};
-  CUjit_option Opts[] = {CU_JIT_ERROR_LOG_BUFFER,
-                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *Vals[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof(Log)))};
+TEST_F(Driver, LinkResolvesCrossModuleReferences) {
   CUlinkState S;
-  CHECK_CU(cuLinkCreate(2, Opts, Vals, &S));
+  CHECK_CU(cuLinkCreate(0, nullptr, nullptr, &S));
   CHECK_CU(cuLinkAddData(S, CU_JIT_INPUT_PTX, const_cast<char *>(CallerPtx), 0,
                          "caller.ptx", 0, nullptr, nullptr));
   CHECK_CU(cuLinkAddData(S, CU_JIT_INPUT_PTX, const_cast<char *>(HelperPtx), 0,
                          "helper.ptx", 0, nullptr, nullptr));
   void *Image;
   size_t Size;
-  EXPECT_EQ(cuLinkComplete(S, &Image, &Size), CUDA_ERROR_NOT_SUPPORTED);
-  EXPECT_NE(std::strstr(Log, "helper"), nullptr) << Log;
+  CHECK_CU(cuLinkComplete(S, &Image, &Size));
+  CUmodule M;
+  CHECK_CU(cuModuleLoadData(&M, Image));
+  CHECK_CU(cuLinkDestroy(S));
+  CUfunction Caller;
+  CHECK_CU(cuModuleGetFunction(&Caller, M, "caller"));
+  CUdeviceptr Counter;
+  size_t CounterSize;
+  CHECK_CU(cuModuleGetGlobal(&Counter, &CounterSize, M, "counter"));
+  EXPECT_EQ(CounterSize, 4u);
+  unsigned V = 0;
+  CHECK_CU(cuMemcpyDtoH(&V, Counter, 4));
+  EXPECT_EQ(V, 1u); // helper.ptx's initializer
+  CUdeviceptr D;
+  CHECK_CU(cuMemAlloc(&D, 4));
+  void *Args[] = {&D};
+  CHECK_CU(cuLaunchKernel(Caller, 1, 1, 1, 1, 1, 1, 0, nullptr, Args, nullptr));
+  CHECK_CU(cuMemcpyDtoH(&V, D, 4));
+  EXPECT_EQ(V, 42u);
+  CHECK_CU(cuMemcpyDtoH(&V, Counter, 4));
+  EXPECT_EQ(V, 7u);
+  CHECK_CU(cuMemFree(D));
+  CHECK_CU(cuModuleUnload(M));
+}
+
+TEST_F(Driver, LinkReportsUnresolvedAndDuplicateSymbols) {
+  char Log[1024] = {};
+  CUjit_option Opts[] = {CU_JIT_ERROR_LOG_BUFFER,
+                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *Vals[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof(Log)))};
+  CUlinkState S;
+  CHECK_CU(cuLinkCreate(2, Opts, Vals, &S));
+  CHECK_CU(cuLinkAddData(S, CU_JIT_INPUT_PTX, const_cast<char *>(UnresolvedPtx),
+                         0, "lonely.ptx", 0, nullptr, nullptr));
+  void *Image;
+  size_t Size;
+  EXPECT_EQ(cuLinkComplete(S, &Image, &Size), CUDA_ERROR_INVALID_PTX);
+  EXPECT_NE(std::strstr(Log, "missingHelper"), nullptr) << Log;
+  CHECK_CU(cuLinkDestroy(S));
+
+  std::memset(Log, 0, sizeof(Log));
+  CHECK_CU(cuLinkCreate(2, Opts, Vals, &S));
+  CHECK_CU(cuLinkAddData(S, CU_JIT_INPUT_PTX, const_cast<char *>(HelperPtx), 0,
+                         "first.ptx", 0, nullptr, nullptr));
+  CHECK_CU(cuLinkAddData(S, CU_JIT_INPUT_PTX, const_cast<char *>(HelperPtx), 0,
+                         "second.ptx", 0, nullptr, nullptr));
+  EXPECT_EQ(cuLinkComplete(S, &Image, &Size), CUDA_ERROR_INVALID_PTX);
+  EXPECT_NE(std::strstr(Log, "'helper' is defined in both first.ptx and "
+                             "second.ptx"),
+            nullptr)
+      << Log;
   CHECK_CU(cuLinkDestroy(S));
 }
 

@@ -11,7 +11,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
+
+namespace cuhip::fatbin {
+struct Container;
+} // namespace cuhip::fatbin
 
 namespace cuhip::rt {
 
@@ -132,6 +137,13 @@ enum class DeviceLimit : int {
   PersistingL2CacheSize = 6,
 };
 
+/// The PTX of the per-file containers of an -rdc program, joined into link
+/// units (ptx::joinLinkUnits) named Name.unitN; Sm is the lowest PTX target.
+/// On failure returns the error launches should give and says why.
+Status joinPrelinkedPtx(const std::vector<fatbin::Container> &Units,
+                        const std::string &Name, std::string &Ptx,
+                        unsigned &Sm, std::string &Why);
+
 struct Kernel;   // a registered __global__ function
 struct Module;   // a registered fatbin
 
@@ -171,6 +183,21 @@ public:
   /// as well as logged (cuModuleLoadDataEx's JIT error log).
   Status loadModuleData(const void *Image, size_t Size, const std::string &Name,
                         Module **Out, std::string *Diagnostics = nullptr);
+  /// Loads the device code of a program built with -rdc=true whose
+  /// registration wrapper (version 2) points to the per-file containers
+  /// Units (fatbin::parsePrelinkedContainers): the PTX of every file, linked
+  /// (cuhip/ptx/Link.h). Otherwise as loadModuleData. PTX text that
+  /// ptx::joinLinkUnits made (cuLinkComplete's output) needs no special
+  /// call: loadModuleData links it.
+  Status loadLinkedModule(const std::vector<fatbin::Container> &Units,
+                          const std::string &Name, Module **Out,
+                          std::string *Diagnostics = nullptr);
+  /// cuLinkComplete: joins PTX modules (name, text) into one image that
+  /// loadModuleData accepts, after checking that they link (every .extern
+  /// resolved, no symbol defined twice). On failure the frontend's messages
+  /// are in Log and the status is cudaErrorInvalidPtx.
+  Status linkPtx(const std::vector<std::pair<std::string, std::string>> &Units,
+                 std::string &Image, std::string &Log);
   Status moduleGetFunction(Module *M, const char *Name, Kernel **Out);
   /// The address and size of M's module-scope `.global` or `.const` variable
   /// Name (cuModuleGetGlobal); either output may be null.

@@ -1,0 +1,198 @@
+//===- LinkTest.cpp - Lowering several PTX modules into one --------------===//
+//
+// Checks ptx::parseAndLower on joined link units (Link.h): cross-unit calls
+// and variables resolve to the defining unit, private symbols of the same
+// name stay apart, .weak definitions merge, and unresolved references and
+// duplicate strong definitions are errors naming the symbol.
+//
+//===----------------------------------------------------------------------===//
+#include "cuhip/ptx/AmdgpuTarget.h"
+#include "cuhip/ptx/Link.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace cuhip::ptx;
+
+namespace {
+
+const char *Header = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+std::string unit(const std::string &Body) { return Header + Body; }
+
+struct Result {
+  std::optional<LoweredModule> Lowered;
+  std::string Errors;
+};
+
+Result link(const std::vector<std::pair<std::string, std::string>> &Units,
+            llvm::LLVMContext &Ctx) {
+  std::vector<LinkUnit> LU;
+  for (const auto &[N, T] : Units)
+    LU.push_back({N, T});
+  std::string Text = joinLinkUnits(LU);
+  DiagnosticEngine Diags("linked");
+  Result R;
+  R.Lowered = parseAndLower(Text, "linked", Ctx, Diags);
+  R.Errors = Diags.formatAll();
+  return R;
+}
+
+const std::string Kernel = unit(R"(
+.extern .func (.param .b32 r) twice(.param .b32 x);
+.extern .global .align 4 .u32 shared_count;
+.global .align 1 .b8 $str[2] = {65, 0};
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, $str;
+  ld.global.u8 %r3, [%rd2];
+  st.global.u32 [%rd1+4], %r3;
+  ld.global.u32 %r1, [shared_count];
+  {
+  .param .b32 p;
+  .param .b32 r;
+  st.param.b32 [p], %r1;
+  call (r), twice, (p);
+  ld.param.b32 %r2, [r];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)");
+
+const std::string Helper = unit(R"(
+.visible .global .align 4 .u32 shared_count = 3;
+.global .align 1 .b8 $str[2] = {66, 0};
+.visible .func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  mov.u64 %rd1, $str;
+  ld.global.u8 %r3, [%rd1];
+  ld.param.b32 %r1, [x];
+  add.s32 %r2, %r1, %r3;
+  st.param.b32 [r], %r2;
+  ret;
+}
+)");
+
+TEST(Link, SplitKeepsUnitsWhole) {
+  std::string Text = joinLinkUnits({{"a", "one\n"}, {"b", "two"}});
+  std::vector<LinkUnit> U = splitLinkUnits(Text);
+  ASSERT_EQ(U.size(), 2u);
+  EXPECT_EQ(U[0].Name, "a");
+  EXPECT_EQ(U[0].Ptx, "one\n");
+  EXPECT_EQ(U[1].Name, "b");
+  EXPECT_EQ(U[1].Ptx, "two\n");
+  // Plain PTX is one unnamed unit.
+  U = splitLinkUnits(Kernel);
+  ASSERT_EQ(U.size(), 1u);
+  EXPECT_TRUE(U[0].Name.empty());
+}
+
+TEST(Link, ResolvesCallsAndVariablesAcrossUnits) {
+  llvm::LLVMContext Ctx;
+  Result R = link({{"kernel.ptx", Kernel}, {"helper.ptx", Helper}}, Ctx);
+  ASSERT_TRUE(R.Lowered) << R.Errors;
+  llvm::Module &M = *R.Lowered->IR;
+  llvm::Function *Twice = M.getFunction("twice");
+  ASSERT_TRUE(Twice);
+  EXPECT_FALSE(Twice->isDeclaration());
+  llvm::GlobalVariable *Count = M.getGlobalVariable("shared_count");
+  ASSERT_TRUE(Count);
+  EXPECT_FALSE(Count->isDeclaration());
+  // Each unit keeps its own private string of the same name.
+  unsigned Strings = 0;
+  for (const llvm::GlobalVariable &G : M.globals())
+    if (G.getName().starts_with("$str"))
+      ++Strings;
+  EXPECT_EQ(Strings, 2u);
+  ASSERT_EQ(R.Lowered->Kernels.size(), 1u);
+  EXPECT_EQ(R.Lowered->Kernels[0].Name, "k");
+}
+
+TEST(Link, UnresolvedExternNamesTheSymbol) {
+  llvm::LLVMContext Ctx;
+  Result R = link({{"kernel.ptx", Kernel}}, Ctx);
+  EXPECT_FALSE(R.Lowered);
+  EXPECT_NE(R.Errors.find("unresolved external function 'twice'"),
+            std::string::npos)
+      << R.Errors;
+  EXPECT_NE(R.Errors.find("unresolved external variable 'shared_count'"),
+            std::string::npos)
+      << R.Errors;
+}
+
+TEST(Link, DuplicateStrongDefinitionIsAnError) {
+  llvm::LLVMContext Ctx;
+  Result R = link({{"kernel.ptx", Kernel},
+                   {"helper.ptx", Helper},
+                   {"again.ptx", Helper}},
+                  Ctx);
+  EXPECT_FALSE(R.Lowered);
+  EXPECT_NE(R.Errors.find(
+                "symbol 'twice' is defined in both helper.ptx and again.ptx"),
+            std::string::npos)
+      << R.Errors;
+}
+
+TEST(Link, WeakDefinitionsMerge) {
+  const std::string Weak = unit(R"(
+.weak .func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<2>;
+  ld.param.b32 %r1, [x];
+  st.param.b32 [r], %r1;
+  ret;
+}
+.visible .global .align 4 .u32 shared_count = 3;
+)");
+  const std::string WeakToo = unit(R"(
+.weak .func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<2>;
+  ld.param.b32 %r1, [x];
+  st.param.b32 [r], %r1;
+  ret;
+}
+)");
+  llvm::LLVMContext Ctx;
+  Result R = link({{"kernel.ptx", Kernel}, {"w1.ptx", Weak}, {"w2.ptx", WeakToo}},
+                  Ctx);
+  ASSERT_TRUE(R.Lowered) << R.Errors;
+  EXPECT_FALSE(R.Lowered->IR->getFunction("twice")->isDeclaration());
+}
+
+TEST(Link, ParseErrorsNameTheUnit) {
+  llvm::LLVMContext Ctx;
+  Result R = link({{"kernel.ptx", Kernel}, {"bad.ptx", unit("garbage;\n")}},
+                  Ctx);
+  EXPECT_FALSE(R.Lowered);
+  EXPECT_NE(R.Errors.find("in bad.ptx"), std::string::npos) << R.Errors;
+}
+
+TEST(Link, AmdgpuCompilesLinkedUnits) {
+  const amdgpu::Target *T = amdgpu::findTarget("gfx90a");
+  ASSERT_TRUE(T);
+  std::string Text = joinLinkUnits({{"kernel.ptx", Kernel}, {"helper.ptx", Helper}});
+  auto CO = amdgpu::compilePtx(Text, "linked", *T, /*CacheDir=*/"");
+  ASSERT_TRUE(bool(CO)) << llvm::toString(CO.takeError());
+  ASSERT_EQ(CO->Kernels.size(), 1u);
+  EXPECT_EQ(CO->Kernels[0].Name, "k");
+  // A unit nothing refers to that does not lower is left out.
+  std::string WithBad = joinLinkUnits(
+      {{"kernel.ptx", Kernel},
+       {"helper.ptx", Helper},
+       {"devrt.ptx", unit(".visible .entry devrt()\n{\n  pmevent 1;\n  ret;\n}\n")}});
+  CO = amdgpu::compilePtx(WithBad, "linked", *T, "");
+  ASSERT_TRUE(bool(CO)) << llvm::toString(CO.takeError());
+  EXPECT_EQ(CO->Kernels.size(), 1u);
+}
+
+} // namespace

@@ -164,7 +164,18 @@ enum cudaFlushGPUDirectRDMAWritesScope {
 
 enum cudaAtomicOperation { cudaAtomicOperationIntegerAdd = 0 };
 
-struct cudaChannelFormatDesc;
+/// Only the kinds cuhip names; the enum is int-sized like CUDA's.
+enum cudaChannelFormatKind {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3,
+};
+
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  enum cudaChannelFormatKind f;
+};
 struct cudaAsyncNotificationInfo;
 typedef struct cudaAsyncCallbackEntry *cudaAsyncCallbackHandle_t;
 typedef void (*cudaAsyncCallback)(struct cudaAsyncNotificationInfo *, void *,

@@ -8,7 +8,8 @@
 // The enumerator lists are read from driver_types.h at configure time.
 //
 //===----------------------------------------------------------------------===//
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <gtest/gtest.h>
 
@@ -517,6 +518,43 @@ TEST(CudartFunctions, UnknownFunctionsAndBadArguments) {
                 nullptr, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536, 1),
             cudaErrorInvalidDevice);
   (void)cudaGetLastError();
+}
+
+} // namespace
+
+namespace {
+
+// Every function the toolkit's libcudart exports is exported here too, so
+// that a program importing any of them loads; the unimplemented ones say
+// so when called instead of being missing at start-up.
+TEST(CudartExports, EveryToolkitNameResolves) {
+  void *Lib = dlopen("libcudart.so.13", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(Lib, nullptr) << "the test links libcudart.so.13";
+  std::vector<std::string> Missing;
+#define CUHIP_RUNTIME_SYMBOL(Name)                                             \
+  if (!dlsym(Lib, #Name))                                                      \
+    Missing.push_back(#Name);
+#include "RuntimeSymbols.def"
+#undef CUHIP_RUNTIME_SYMBOL
+  if (!dlsym(Lib, "cudaCreateChannelDesc"))
+    Missing.push_back("cudaCreateChannelDesc");
+  EXPECT_TRUE(Missing.empty()) << Missing.size() << " missing, first "
+                               << (Missing.empty() ? "" : Missing[0]);
+  dlclose(Lib);
+}
+
+TEST(CudartExports, UnimplementedFunctionsReturnNotSupported) {
+  cudaArray_t Array = nullptr;
+  cudaChannelFormatDesc Desc = cudaCreateChannelDesc<float>();
+  EXPECT_EQ(Desc.x, 32);
+  EXPECT_EQ(Desc.y, 0);
+  EXPECT_EQ(Desc.f, cudaChannelFormatKindFloat);
+  Desc = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
+  EXPECT_EQ(Desc.y, 8);
+  EXPECT_EQ(Desc.f, cudaChannelFormatKindUnsigned);
+  EXPECT_EQ(cudaMallocArray(&Array, &Desc, 16, 16, 0), cudaErrorNotSupported);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 } // namespace

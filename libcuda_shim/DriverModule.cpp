@@ -353,8 +353,9 @@ CUHIP_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *Functions,
 }
 
 static CUresult moduleGetGlobal(CUdeviceptr *Ptr, size_t *Bytes,
-                                CUmodule Module, const char *Name) {
-  if (CUresult R = checkContext())
+                                CUmodule Module, const char *Name,
+                                bool NeedsContext = true) {
+  if (CUresult R = NeedsContext ? checkContext() : checkInit())
     return R;
   if (!Name || (!Ptr && !Bytes))
     return CUDA_ERROR_INVALID_VALUE;
@@ -507,6 +508,17 @@ CUHIP_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *Ptr, size_t *Bytes,
                                          CUlibrary Library, const char *Name) {
   return moduleGetGlobal(Ptr, Bytes, reinterpret_cast<CUmodule>(Library),
                          Name);
+}
+
+// A `__managed__` variable: device memory is host memory on the CPU
+// backend, so its storage is the managed memory (the static CUDA runtime
+// asks for it to fill the variable's host pointer).
+CUHIP_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *Ptr, size_t *Bytes,
+                                          CUlibrary Library, const char *Name) {
+  // Managed memory belongs to no context: the static runtime asks before
+  // it makes one current.
+  return moduleGetGlobal(Ptr, Bytes, reinterpret_cast<CUmodule>(Library),
+                         Name, /*NeedsContext=*/false);
 }
 
 //===----------------------------------------------------------------------===//

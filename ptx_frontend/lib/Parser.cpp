@@ -47,6 +47,7 @@ struct DeclAttrs {
   ScalarType Type = ScalarType::None;
   bool Opaque = false; // .texref/.samplerref/.surfref: no ScalarType
   bool IsPtr = false;
+  bool Managed = false; // .attribute(.managed)
 };
 
 bool parseIntegerText(std::string_view T, uint64_t &V) {
@@ -848,6 +849,39 @@ bool Parser::parseDeclAttrs(DeclAttrs &A, bool AllowPtr) {
         A.Align = Align;
       continue;
     }
+    if (Name == "attribute") {
+      // `.attribute(.managed)` and `.attribute(.unified(uuid1, uuid2))` on
+      // .global variables (ISA 5.4.8): storage the host shares. The CPU
+      // backend's device memory is host memory, so both only need noting.
+      consume();
+      if (!expectPunct('(', "'(' after '.attribute'"))
+        return false;
+      while (true) {
+        if (Tok.isDirective("managed")) {
+          A.Managed = true;
+          consume();
+        } else if (Tok.isDirective("unified")) {
+          consume();
+          if (!expectPunct('(', "'(' after '.unified'"))
+            return false;
+          while (Tok.Kind == TokenKind::Integer || Tok.isPunct(','))
+            consume();
+          if (!expectPunct(')', "')' after the identifiers of '.unified'"))
+            return false;
+        } else {
+          errorExpected("'.managed' or '.unified' in '.attribute(...)'");
+          return false;
+        }
+        if (Tok.isPunct(',')) {
+          consume();
+          continue;
+        }
+        break;
+      }
+      if (!expectPunct(')', "')' after the variable attributes"))
+        return false;
+      continue;
+    }
     if (Name == "v2" || Name == "v4" || Name == "v8" || Name == "v16") {
       A.VectorWidth = Name == "v2"   ? 2
                       : Name == "v4" ? 4
@@ -891,6 +925,7 @@ bool Parser::parseVarDecls(StateSpace Space, Linkage Link, SourceLoc Start,
     D.Type = A.Type;
     D.VectorWidth = A.VectorWidth;
     D.Align = A.Align;
+    D.Managed = A.Managed;
     if (Tok.Kind != TokenKind::Identifier || Tok.Text == "_") {
       errorExpected("a name in the declaration");
       return false;

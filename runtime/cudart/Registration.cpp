@@ -41,7 +41,17 @@ CUHIP_EXPORT void __cudaRegisterVar(void **Handle, char *HostVar,
   runtime().registerVar(Handle, HostVar, DeviceName, Size, Constant != 0);
 }
 
-CUHIP_EXPORT char __cudaInitModule(void **Handle) { return Handle ? 1 : 0; }
+CUHIP_EXPORT void __cudaRegisterManagedVar(void **Handle, void **HostVarPtr,
+                                           char *DeviceAddress,
+                                           const char *DeviceName, int Ext,
+                                           size_t Size, int Constant,
+                                           int Global) {
+  runtime().registerManagedVar(Handle, HostVarPtr, DeviceName, Size);
+}
+
+CUHIP_EXPORT char __cudaInitModule(void **Handle) {
+  return runtime().initModule(Handle) == rt::cudaSuccess ? 1 : 0;
+}
 
 CUHIP_EXPORT unsigned __cudaPushCallConfiguration(dim3 GridDim, dim3 BlockDim,
                                                   size_t SharedMem,

@@ -213,6 +213,8 @@ struct Runtime::Impl {
     bool Constant;
   };
   std::unordered_map<const void *, Variable> ByHostVar;
+  /// Host pointers of `__managed__` variables, by module.
+  std::unordered_map<const Module *, std::vector<void **>> ManagedVars;
 
   std::mutex MemLock;
   std::map<uintptr_t, size_t> Allocations; // base -> size
@@ -613,6 +615,37 @@ void Runtime::registerVar(void **Handle, const void *HostVar,
   }
   std::lock_guard<std::mutex> G(P->RegLock);
   P->ByHostVar[HostVar] = {M, DeviceName, Size, Constant};
+}
+
+void Runtime::registerManagedVar(void **Handle, void **HostVarPtr,
+                                 const char *DeviceName, size_t Size) {
+  registerVar(Handle, HostVarPtr, DeviceName, Size, /*Constant=*/false);
+  if (Module *M = moduleOf(Handle); M && HostVarPtr && DeviceName) {
+    std::lock_guard<std::mutex> G(P->RegLock);
+    P->ManagedVars[M].push_back(HostVarPtr);
+  }
+}
+
+Status Runtime::initModule(void **Handle) {
+  Module *M = moduleOf(Handle);
+  if (!M)
+    return record(cudaErrorInvalidResourceHandle);
+  std::vector<void **> Managed;
+  {
+    std::lock_guard<std::mutex> G(P->RegLock);
+    auto It = P->ManagedVars.find(M);
+    if (It != P->ManagedVars.end())
+      Managed = It->second;
+  }
+  // Device memory is host memory on the CPU backend, so the host pointer
+  // is the variable itself; symbolAddress loads the module first.
+  for (void **HostVarPtr : Managed) {
+    void *Address = nullptr;
+    if (Status S = symbolAddress(HostVarPtr, &Address, nullptr))
+      return S;
+    *HostVarPtr = Address;
+  }
+  return cudaSuccess;
 }
 
 Status Runtime::symbolAddress(const void *Symbol, void **DevPtr, size_t *Size) {

@@ -1598,3 +1598,29 @@ TEST(PtxAst, StateSpaces) {
 }
 
 } // namespace
+
+namespace {
+
+// `__managed__` variables carry `.attribute(.managed)`; `.unified` takes two
+// identifiers. A malformed attribute list is an error with a location.
+TEST(PtxParser, VariableAttributes) {
+  Module M = parseOk(".version 8.0\n.target sm_75\n.address_size 64\n"
+                     ".global .attribute(.managed) .align 4 .u32 counter;\n"
+                     ".global .attribute(.managed) .align 4 .b8 data[16];\n"
+                     ".global .attribute(.unified(19, 95)) .f32 u;\n"
+                     ".global .u32 plain;\n");
+  ASSERT_EQ(M.Globals.size(), 4u);
+  EXPECT_TRUE(M.Globals[0].Managed);
+  EXPECT_EQ(M.Globals[0].Align, 4u);
+  EXPECT_TRUE(M.Globals[1].Managed);
+  ASSERT_EQ(M.Globals[1].Dims.size(), 1u);
+  EXPECT_FALSE(M.Globals[2].Managed);
+  EXPECT_FALSE(M.Globals[3].Managed);
+  std::string E = parseErrors(".version 8.0\n.target sm_75\n"
+                              ".address_size 64\n"
+                              ".global .attribute(.shared) .u32 x;\n");
+  EXPECT_NE(E.find("kernel.ptx:4:"), std::string::npos) << E;
+  EXPECT_NE(E.find("'.managed' or '.unified'"), std::string::npos) << E;
+}
+
+} // namespace

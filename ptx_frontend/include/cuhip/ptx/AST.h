@@ -86,6 +86,9 @@ struct VarDecl {
   std::vector<uint64_t> Dims;
   std::vector<InitValue> Init;
   bool HasInit = false;
+  /// `.attribute(.managed)`: a `__managed__` variable, which host code
+  /// reaches through a pointer the runtime fills in.
+  bool Managed = false;
 };
 
 /// An instruction operand.

@@ -174,6 +174,14 @@ public:
   /// whose address programs pass as the symbol (cudaMemcpyToSymbol).
   void registerVar(void **Handle, const void *HostVar, const char *DeviceName,
                    size_t Size, bool Constant);
+  /// A `__managed__` variable: host code reaches it through the pointer at
+  /// HostVarPtr, which initModule points at the variable's storage.
+  void registerManagedVar(void **Handle, void **HostVarPtr,
+                          const char *DeviceName, size_t Size);
+  /// __cudaInitModule: loads the module (compiling it if need be) and fills
+  /// its managed variables' host pointers. Host code calls it before it
+  /// touches a managed variable.
+  Status initModule(void **Handle);
   void unregisterFatBinary(void **Handle);
 
   // --- modules loaded explicitly (the driver API's cuModuleLoadData) --------

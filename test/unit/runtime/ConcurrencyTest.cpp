@@ -8,6 +8,7 @@
 // under ThreadSanitizer, which reports the races that do not change results.
 //
 //===----------------------------------------------------------------------===//
+#include "AddKernelPtx.h"
 #include "cuhip/runtime/Graph.h"
 #include "cuhip/runtime/Runtime.h"
 
@@ -17,8 +18,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "AddKernelPtx.h"
 
 using namespace cuhip::rt;
 

@@ -7,6 +7,7 @@
 // Kernels come from a small PTX module loaded through loadModuleData.
 //
 //===----------------------------------------------------------------------===//
+#include "AddKernelPtx.h"
 #include "cuhip/runtime/Graph.h"
 #include "cuhip/runtime/Runtime.h"
 
@@ -21,8 +22,6 @@
 #include <thread>
 #include <unistd.h>
 #include <vector>
-
-#include "AddKernelPtx.h"
 
 using namespace cuhip::rt;
 

@@ -337,10 +337,11 @@ CUHIP_EXPORT CUresult cuCtxGetStreamPriorityRange(int *Least, int *Greatest) {
 // Primary contexts
 //===----------------------------------------------------------------------===//
 
-/// The export tables' primary-context slot: the device's primary context
-/// handle, created if need be, without taking a reference (the runtime
-/// that asks retains and releases it itself).
-extern "C" int cuhipDevicePrimaryContext(void **Ctx, int Dev) {
+/// The device's primary context, created on first use. Retain takes a
+/// reference, making it live (cuDevicePrimaryCtxRetain); the export tables'
+/// primary-context slot (cuhipDevicePrimaryContext) takes none, since the
+/// runtime that asks retains and releases the handle itself.
+static CUresult primaryContext(CUcontext *Ctx, CUdevice Dev, bool Retain) {
   if (CUresult R = checkInit())
     return R;
   if (!Ctx)
@@ -355,31 +356,21 @@ extern "C" int cuhipDevicePrimaryContext(void **Ctx, int Dev) {
     P.Ctx->Device = Dev;
     P.Ctx->Primary = true;
   }
-  *Ctx = P.Ctx;
-  return CUDA_SUCCESS;
-}
-
-CUHIP_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice Dev) {
-  if (CUresult R = checkInit())
-    return R;
-  if (!Ctx)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (!isDevice(Dev))
-    return CUDA_ERROR_INVALID_DEVICE;
-  Registry &R = registry();
-  std::lock_guard<std::mutex> G(R.Lock);
-  PrimaryState &P = primary(R, Dev);
-  if (!P.Ctx) {
-    P.Ctx = new CUctx_st;
-    P.Ctx->Device = Dev;
-    P.Ctx->Primary = true;
-  }
-  if (P.Refs++ == 0) {
+  if (Retain && P.Refs++ == 0) {
     P.Ctx->Flags = P.Flags;
     R.Live.insert(P.Ctx);
   }
   *Ctx = P.Ctx;
   return CUDA_SUCCESS;
+}
+
+extern "C" int cuhipDevicePrimaryContext(void **Ctx, int Dev) {
+  return primaryContext(reinterpret_cast<CUcontext *>(Ctx), Dev,
+                        /*Retain=*/false);
+}
+
+CUHIP_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice Dev) {
+  return primaryContext(Ctx, Dev, /*Retain=*/true);
 }
 
 static CUresult primaryRelease(CUdevice Dev) {

@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
 
-#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -22,19 +21,6 @@ namespace {
 
 rt::Kernel *kernel(const void *F) {
   return reinterpret_cast<rt::Kernel *>(const_cast<void *>(F));
-}
-
-/// What a program set with cuFuncSetAttribute / cuKernelSetAttribute, and a
-/// stable copy of each function's name for cuFuncGetName.
-struct FuncSettings {
-  int Carveout = -1;
-  std::string Name;
-};
-
-std::mutex SettingsLock;
-std::map<const void *, FuncSettings> &settings() {
-  static auto *M = new std::map<const void *, FuncSettings>;
-  return *M;
 }
 
 /// The largest dynamic shared size a launch of F may ask for: the runtime
@@ -168,9 +154,10 @@ CUresult getAttribute(int *Value, CUfunction_attribute Attr, const void *F) {
     *Value = int(dynamicSharedLimit(F, S));
     return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: {
-    std::lock_guard<std::mutex> G(SettingsLock);
-    auto It = settings().find(F);
-    *Value = It == settings().end() ? -1 : It->second.Carveout;
+    rt::KernelAttributes A;
+    if (CUresult R = toCU(runtime().kernelAttributes(kernel(F), &A)))
+      return R;
+    *Value = A.PreferredShmemCarveout;
     return CUDA_SUCCESS;
   }
   default:
@@ -185,8 +172,6 @@ CUresult setAttribute(const void *F, CUfunction_attribute Attr, int Value) {
   if (CUresult R = validFunction((CUfunction)F, S))
     return R;
   const rt::DeviceInfo &D = runtime().deviceInfo(0);
-  std::lock_guard<std::mutex> G(SettingsLock);
-  FuncSettings &FS = settings()[F];
   switch (Attr) {
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
     if (Value < 0 || size_t(Value) + S.StaticSharedBytes > D.SharedMemPerBlockOptin)
@@ -196,8 +181,8 @@ CUresult setAttribute(const void *F, CUfunction_attribute Attr, int Value) {
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
     if (Value < -1 || Value > 100)
       return CUDA_ERROR_INVALID_VALUE;
-    FS.Carveout = Value;
-    return CUDA_SUCCESS;
+    return toCU(runtime().setKernelAttribute(
+        kernel(F), rt::KernelAttr::PreferredSharedMemoryCarveout, Value));
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
@@ -328,12 +313,8 @@ static CUresult functionName(const char **Name, const void *F) {
   rt::KernelSummary S;
   if (CUresult R = validFunction((CUfunction)F, S))
     return R;
-  std::lock_guard<std::mutex> G(SettingsLock);
-  FuncSettings &FS = settings()[F];
-  if (FS.Name.empty())
-    FS.Name = S.Name;
-  *Name = FS.Name.c_str();
-  return CUDA_SUCCESS;
+  *Name = runtime().kernelName(kernel(F));
+  return *Name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUHIP_EXPORT CUresult cuFuncGetName(const char **Name, CUfunction F) {

@@ -694,6 +694,17 @@ TEST_F(Driver, ModuleFromPtxAndBothLaunchForms) {
   EXPECT_EQ(cuFuncSetAttribute(F, CU_FUNC_ATTRIBUTE_NUM_REGS, 3),
             CUDA_ERROR_INVALID_VALUE);
   CHECK_CU(cuFuncSetCacheConfig(F, CU_FUNC_CACHE_PREFER_SHARED));
+  CHECK_CU(cuFuncGetAttribute(
+      &V, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, F));
+  EXPECT_EQ(V, -1);
+  CHECK_CU(cuFuncSetAttribute(
+      F, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50));
+  CHECK_CU(cuFuncGetAttribute(
+      &V, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, F));
+  EXPECT_EQ(V, 50);
+  EXPECT_EQ(cuFuncSetAttribute(
+                F, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 101),
+            CUDA_ERROR_INVALID_VALUE);
   const char *Name = nullptr;
   CHECK_CU(cuFuncGetName(&Name, F));
   EXPECT_STREQ(Name, "scale");

@@ -10,8 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
 
-#include <mutex>
-#include <string>
 #include <vector>
 
 using namespace cuhip;

@@ -502,19 +502,20 @@ CUresult copyBox(const Side &Src, size_t SrcOffset, size_t SrcPitch,
     return CUDA_ERROR_INVALID_VALUE;
   if (Depth > 1 && (SrcSlice < SrcPitch * Height || DstSlice < DstPitch * Height))
     return CUDA_ERROR_INVALID_VALUE;
-  CopyKind Kind = kindOf(Src, Dst);
-  rt::Runtime &RT = runtime();
-  for (size_t Z = 0; Z < Depth; ++Z)
-    for (size_t Y = 0; Y < Height; ++Y) {
-      const uint8_t *S = Src.Base + SrcOffset + Z * SrcSlice + Y * SrcPitch;
-      uint8_t *D = Dst.Base + DstOffset + Z * DstSlice + Y * DstPitch;
-      rt::Status St = Stream == NoStream
-                          ? RT.memcpy(D, S, Width, Kind)
-                          : RT.memcpyAsync(D, S, Width, Kind, Stream);
-      if (St)
-        return toCU(St);
-    }
-  return CUDA_SUCCESS;
+  // The runtime core's pitched copy (the one cudaMemcpy2D/3D use): range
+  // checks, stream capture and the HIP backend's 2D copies come with it. A
+  // single row's pitch is never read, and the core wants it at least a row.
+  auto pitched = [&](const Side &S, size_t Offset, size_t Pitch,
+                     size_t Slice) {
+    size_t P = Height == 1 && Depth == 1 ? std::max(Pitch, Width) : Pitch;
+    return rt::PitchedSide{S.Base + Offset, P,
+                           Depth > 1 && Pitch ? Slice / Pitch : Height};
+  };
+  bool Async = Stream != NoStream;
+  return toCU(runtime().memcpy3D(
+      pitched(Dst, DstOffset, DstPitch, DstSlice),
+      pitched(Src, SrcOffset, SrcPitch, SrcSlice), Width, Height, Depth,
+      kindOf(Src, Dst), Async ? Stream : nullptr, Async));
 }
 
 CUresult copy2D(const CUDA_MEMCPY2D *C, void *Stream) {
@@ -561,7 +562,7 @@ CUHIP_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *C) {
 CUHIP_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *C) {
   return copy2D(C, NoStream);
 }
-// Row-by-row copies have no alignment requirement to relax.
+// The copies have no alignment requirement to relax.
 CUHIP_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *C) {
   return copy2D(C, NoStream);
 }

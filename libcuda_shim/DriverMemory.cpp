@@ -5,9 +5,10 @@
 // cuMemHostAlloc, cuMemHostRegister) and managed memory need a device that
 // reads host memory directly: on the CPU backend (an integrated device)
 // they are core allocations or plain host ranges noted here, on a discrete
-// device they are not supported yet. Pitched (2D) and 3D copies and memsets
-// are done row by row through the core's linear operations, which check
-// every device range.
+// device they are not supported yet. Pitched (2D) and 3D copies are the
+// core's pitched copy, as for cudaMemcpy2D/3D; the patterned memsets run
+// row by row through the core's linear operations. Both check every device
+// range.
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"

@@ -323,7 +323,8 @@ CUHIP_EXPORT CUresult cuKernelGetName(const char **Name, CUkernel K) {
   return functionName(Name, K);
 }
 
-CUHIP_EXPORT CUresult cuFuncIsLoaded(int *State, CUfunction F) {
+CUHIP_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *State,
+                                      CUfunction F) {
   if (CUresult R = checkInit())
     return R;
   if (!State)
@@ -331,7 +332,7 @@ CUHIP_EXPORT CUresult cuFuncIsLoaded(int *State, CUfunction F) {
   rt::KernelSummary S;
   if (CUresult R = validFunction(F, S))
     return R;
-  *State = 1; // CU_FUNCTION_LOADING_STATE_LOADED: explicit loads compile
+  *State = CU_FUNCTION_LOADING_STATE_LOADED; // loads compile eagerly
   return CUDA_SUCCESS;
 }
 

@@ -470,6 +470,13 @@ enum cudaMemPoolAttr {
   cudaMemPoolAttrUsedMemHigh = 0x8
 };
 
+/// What cudaGetDriverEntryPoint found (driver_types.h).
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2 // the header's spelling
+};
+
 enum cudaMemLocationType {
   cudaMemLocationTypeInvalid = 0,
   cudaMemLocationTypeNone = 0,

@@ -43,7 +43,8 @@ GetProcAddressFn driverGetProcAddress() {
 constexpr unsigned RuntimeVersion = CUHIP_CUDART_MAJOR >= 13 ? 13000 : 12080;
 
 cudaError_t entryPoint(const char *Symbol, void **Fn, unsigned Version,
-                       unsigned long long Flags, int *Status) {
+                       unsigned long long Flags,
+                       cudaDriverEntryPointQueryResult *Status) {
   if (!Symbol || !Fn)
     return runtime().record(rt::cudaErrorInvalidValue);
   *Fn = nullptr;
@@ -55,7 +56,7 @@ cudaError_t entryPoint(const char *Symbol, void **Fn, unsigned Version,
   if (R != 0) // CUDA_ERROR_INVALID_VALUE is the only failure it reports
     return runtime().record(rt::cudaErrorInvalidValue);
   if (Status)
-    *Status = S;
+    *Status = cudaDriverEntryPointQueryResult(S);
   return rt::cudaSuccess;
 }
 
@@ -69,25 +70,25 @@ unsigned long long perThread(unsigned long long Flags) {
 CUHIP_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *Symbol,
                                                  void **Fn,
                                                  unsigned long long Flags,
-                                                 int *Status) {
+                        cudaDriverEntryPointQueryResult *Status) {
   return entryPoint(Symbol, Fn, RuntimeVersion, Flags, Status);
 }
 
 CUHIP_EXPORT cudaError_t cudaGetDriverEntryPoint_ptsz(const char *Symbol,
                                                       void **Fn,
                                                       unsigned long long Flags,
-                                                      int *Status) {
+                             cudaDriverEntryPointQueryResult *Status) {
   return entryPoint(Symbol, Fn, RuntimeVersion, perThread(Flags), Status);
 }
 
 CUHIP_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(
     const char *Symbol, void **Fn, unsigned int CudaVersion,
-    unsigned long long Flags, int *Status) {
+    unsigned long long Flags, cudaDriverEntryPointQueryResult *Status) {
   return entryPoint(Symbol, Fn, CudaVersion, Flags, Status);
 }
 
 CUHIP_EXPORT cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
     const char *Symbol, void **Fn, unsigned int CudaVersion,
-    unsigned long long Flags, int *Status) {
+    unsigned long long Flags, cudaDriverEntryPointQueryResult *Status) {
   return entryPoint(Symbol, Fn, CudaVersion, perThread(Flags), Status);
 }

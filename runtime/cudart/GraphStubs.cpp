@@ -186,14 +186,14 @@ CUHIP_GRAPH_STUB(cudaGraphInstantiateWithParams_ptsz,
 CUHIP_GRAPH_STUB(cudaGraphKernelNodeCopyAttributes,
                  (cudaGraphNode_t hDst, cudaGraphNode_t hSrc))
 CUHIP_GRAPH_STUB(cudaGraphKernelNodeGetAttribute,
-                 (cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
-                  cudaKernelNodeAttrValue *value_out))
+                 (cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
+                  cudaLaunchAttributeValue *value_out))
 CUHIP_GRAPH_STUB(cudaGraphKernelNodeGetParams,
                  (cudaGraphNode_t node,
                   struct cudaKernelNodeParams *pNodeParams))
 CUHIP_GRAPH_STUB(cudaGraphKernelNodeSetAttribute,
-                 (cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
-                  const cudaKernelNodeAttrValue *value))
+                 (cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
+                  const cudaLaunchAttributeValue *value))
 CUHIP_GRAPH_STUB(cudaGraphKernelNodeSetParams,
                  (cudaGraphNode_t node,
                   const struct cudaKernelNodeParams *pNodeParams))

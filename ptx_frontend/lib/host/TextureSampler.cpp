@@ -5,7 +5,8 @@
 // calls into these functions. They follow the CUDA programming guide's
 // texture fetching rules: coordinates scaled by the size when normalized,
 // the address mode applied to each texel index (wrap and mirror only with
-// normalized coordinates, clamp otherwise), nearest-texel point sampling,
+// normalized coordinates, clamp otherwise; point sampling mirrors the
+// coordinate itself, as the guide states it), nearest-texel point sampling,
 // and linear filtering that weighs the 2, 4 or 8 neighbouring texels with
 // fractions held, as the hardware holds them, in 9-bit fixed point with 8
 // fractional bits. 8- and 16-bit integer texels read in normalized-float
@@ -236,9 +237,20 @@ extern "C" void cuhip_tex_fetch(const TextureDescriptor *Handle,
     P.texel(Idx, Dims, AsFloat, Res, ResI);
   } else if (!T.LinearFilter || !AsFloat) {
     int64_t Idx[3] = {0, 0, 0};
-    for (unsigned D = 0; D < Dims; ++D)
-      Idx[D] = floorIndex(
-          texelCoordinate(T, bitsToFloat(Coord[D]), F.Size[D]));
+    for (unsigned D = 0; D < Dims; ++D) {
+      float C = bitsToFloat(Coord[D]);
+      if (T.NormalizedCoords && T.AddressMode[D] == TexAddressMode::Mirror &&
+          std::isfinite(C)) {
+        // The guide's mirror: frac(x) where floor(x) is even, 1 - frac(x)
+        // where it is odd, then the texel that holds it.
+        double Fl = std::floor(double(C)), Fr = double(C) - Fl;
+        if (int64_t(Fl) % 2)
+          Fr = 1.0 - Fr;
+        Idx[D] = std::min(floorIndex(Fr * F.Size[D]), F.Size[D] - 1);
+        continue;
+      }
+      Idx[D] = floorIndex(texelCoordinate(T, C, F.Size[D]));
+    }
     F.texel(Idx, Dims, AsFloat, Res, ResI);
   } else {
     // tex(x) = (1 - a) T[i] + a T[i + 1] with xB = x - 0.5, i = floor(xB)

@@ -83,8 +83,20 @@ static float fetchRef(const std::vector<float> &img, cudaTextureAddressMode m,
 static float sampleRef(const std::vector<float> &img, cudaTextureAddressMode m,
                        bool normalized, bool linear, float u, float v) {
   double x = normalized ? double(u) * W : u, y = normalized ? double(v) * H : v;
-  if (!linear)
+  if (!linear) {
+    if (normalized && m == cudaAddressModeMirror) {
+      // The guide: frac(x) where floor(x) is even, 1 - frac(x) where odd.
+      auto mirror = [](double c, int n) {
+        double f = c - std::floor(c);
+        if (long(std::floor(c)) % 2)
+          f = 1 - f;
+        int i = int(std::floor(f * n));
+        return i < n ? i : n - 1;
+      };
+      return fetchRef(img, m, true, mirror(u, W), mirror(v, H));
+    }
     return fetchRef(img, m, normalized, int(std::floor(x)), int(std::floor(y)));
+  }
   // tex(x, y) = (1-a)(1-b)T[i,j] + a(1-b)T[i+1,j] + (1-a)b T[i,j+1] +
   // ab T[i+1,j+1]; xB = x - 0.5, a = frac(xB) in 9-bit fixed point.
   double xb = x - 0.5, yb = y - 0.5;

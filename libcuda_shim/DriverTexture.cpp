@@ -325,6 +325,34 @@ CUHIP_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *ResDesc,
   return CUDA_SUCCESS;
 }
 
+CUHIP_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *TexDesc,
+                                                CUtexObject Tex) {
+  if (CUresult R = checkContext())
+    return R;
+  rt::TextureSpec T;
+  if (!TexDesc)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (rt::Status S = rt::textureGetSpec(Tex, &T))
+    return toCU(S);
+  CUDA_TEXTURE_DESC D;
+  std::memset(&D, 0, sizeof(D));
+  for (int K = 0; K < 3; ++K)
+    D.addressMode[K] = T.AddressMode[K];
+  D.filterMode = T.FilterMode;
+  D.flags = (T.ReadMode ? 0 : TrsfReadAsInteger) |
+            (T.NormalizedCoords ? TrsfNormalizedCoordinates : 0) |
+            (T.SRGB ? TrsfSrgb : 0);
+  D.maxAnisotropy = T.MaxAnisotropy;
+  D.mipmapFilterMode = T.MipmapFilterMode;
+  D.mipmapLevelBias = T.MipmapLevelBias;
+  D.minMipmapLevelClamp = T.MinMipmapLevelClamp;
+  D.maxMipmapLevelClamp = T.MaxMipmapLevelClamp;
+  for (int K = 0; K < 4; ++K)
+    D.borderColor[K] = T.BorderColor[K];
+  *TexDesc = D;
+  return CUDA_SUCCESS;
+}
+
 CUHIP_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *Surf,
                                          const CUDA_RESOURCE_DESC *ResDesc) {
   if (CUresult R = checkContext())

@@ -121,6 +121,10 @@ TEST_F(DriverTexture, ArraysTexturesAndSurfaces) {
   CUDA_RESOURCE_DESC ResBack;
   CHECK_CU(cuTexObjectGetResourceDesc(&ResBack, T));
   EXPECT_EQ(ResBack.res.array.hArray, Bytes);
+  CUDA_TEXTURE_DESC TexBack;
+  CHECK_CU(cuTexObjectGetTextureDesc(&TexBack, T));
+  EXPECT_EQ(TexBack.addressMode[1], CU_TR_ADDRESS_MODE_CLAMP);
+  EXPECT_EQ(TexBack.flags, 0u);
   Res.res.array.hArray = Words;
   CUsurfObject S;
   CHECK_CU(cuSurfObjectCreate(&S, &Res));

@@ -420,4 +420,20 @@ Status surfaceGetResource(uint64_t Surf, ResourceSpec *R) {
   return findObject(&Tables::Surfaces, Surf, R, nullptr);
 }
 
+void resetTextureTables(Runtime &R) {
+  std::set<Array *> Arrays;
+  std::map<uint64_t, std::unique_ptr<TexObject>> Textures, Surfaces;
+  {
+    Tables &T = tables();
+    std::lock_guard<std::mutex> G(T.Lock);
+    Arrays.swap(T.Arrays);
+    Textures.swap(T.Textures);
+    Surfaces.swap(T.Surfaces);
+  }
+  for (Array *A : Arrays) {
+    (void)R.free(A->Data);
+    delete A;
+  }
+}
+
 } // namespace cuhip::rt

@@ -266,4 +266,21 @@ TEST_F(TextureTest, SurfacesNeedLoadStoreArrays) {
   EXPECT_EQ(arrayDestroy(A), cudaSuccess);
 }
 
+TEST_F(TextureTest, DeviceResetForgetsArraysAndObjects) {
+  Array *A;
+  ASSERT_EQ(arrayCreate(&A, format(32, 1, KindFloat), 8, 8, 0,
+                        ArraySurfaceLoadStore),
+            cudaSuccess);
+  ResourceSpec Res;
+  Res.A = A;
+  uint64_t Tex, Surf;
+  ASSERT_EQ(textureCreate(&Tex, Res, TextureSpec()), cudaSuccess);
+  ASSERT_EQ(surfaceCreate(&Surf, Res), cudaSuccess);
+  ASSERT_EQ(R.deviceReset(), cudaSuccess);
+  ArrayInfo Info;
+  EXPECT_EQ(arrayGetInfo(A, &Info), cudaErrorInvalidValue);
+  EXPECT_EQ(textureDestroy(Tex), cudaErrorInvalidValue);
+  EXPECT_EQ(surfaceDestroy(Surf), cudaErrorInvalidValue);
+}
+
 } // namespace

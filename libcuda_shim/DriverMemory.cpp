@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
+#include "DriverTexture.h"
 
 #include <algorithm>
 #include <cstring>
@@ -477,8 +478,8 @@ CUresult side(CUmemorytype Type, const void *Host, CUdeviceptr Dev,
            runtime().isDeviceRange(ptr(Dev), 1)};
     return Dev ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
   case CU_MEMORYTYPE_ARRAY:
-    (void)Array;
-    return notSupported("CUDA arrays in cuMemcpy2D/3D");
+    (void)Array; // copy2D and copy3D hand arrays to copyWithArrays
+    return CUDA_ERROR_INVALID_VALUE;
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -522,6 +523,30 @@ CUresult copyBox(const Side &Src, size_t SrcOffset, size_t SrcPitch,
 CUresult copy2D(const CUDA_MEMCPY2D *C, void *Stream) {
   if (!C)
     return CUDA_ERROR_INVALID_VALUE;
+  if (C->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+      C->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+    CUDA_MEMCPY3D C3{};
+    C3.srcXInBytes = C->srcXInBytes;
+    C3.srcY = C->srcY;
+    C3.srcMemoryType = C->srcMemoryType;
+    C3.srcHost = C->srcHost;
+    C3.srcDevice = C->srcDevice;
+    C3.srcArray = C->srcArray;
+    C3.srcPitch = C->srcPitch;
+    C3.srcHeight = C->Height;
+    C3.dstXInBytes = C->dstXInBytes;
+    C3.dstY = C->dstY;
+    C3.dstMemoryType = C->dstMemoryType;
+    C3.dstHost = C->dstHost;
+    C3.dstDevice = C->dstDevice;
+    C3.dstArray = C->dstArray;
+    C3.dstPitch = C->dstPitch;
+    C3.dstHeight = C->Height;
+    C3.WidthInBytes = C->WidthInBytes;
+    C3.Height = C->Height;
+    C3.Depth = 1;
+    return copyWithArrays(C3, Stream, Stream != NoStream); // DriverTexture.cpp
+  }
   Side Src, Dst;
   if (CUresult R = side(C->srcMemoryType, C->srcHost, C->srcDevice,
                         C->srcArray, Src))
@@ -539,6 +564,9 @@ CUresult copy3D(const CUDA_MEMCPY3D *C, void *Stream) {
     return CUDA_ERROR_INVALID_VALUE;
   if (C->srcLOD || C->dstLOD || C->reserved0 || C->reserved1)
     return CUDA_ERROR_INVALID_VALUE;
+  if (C->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+      C->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+    return copyWithArrays(*C, Stream, Stream != NoStream); // DriverTexture.cpp
   Side Src, Dst;
   if (CUresult R = side(C->srcMemoryType, C->srcHost, C->srcDevice,
                         C->srcArray, Src))

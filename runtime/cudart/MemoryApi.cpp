@@ -10,6 +10,7 @@
 // and cudaMemsetAsync live with the stream functions (StreamApi.cpp).
 //
 //===----------------------------------------------------------------------===//
+#include "ArrayCopy.h"
 #include "Export.h"
 
 #include "cuhip/runtime/Log.h"
@@ -41,14 +42,11 @@ cudaError_t memcpy3D(const cudaMemcpy3DParms *P, cudaStream_t Stream,
                      bool Async) {
   if (!P)
     return runtime().record(rt::cudaErrorInvalidValue);
-  // An array and a pointer for the same side is an error; arrays (textures
-  // and surfaces) are not implemented.
+  // An array and a pointer for the same side is an error.
   if ((P->srcArray && P->srcPtr.ptr) || (P->dstArray && P->dstPtr.ptr))
     return runtime().record(rt::cudaErrorInvalidValue);
-  if (P->srcArray || P->dstArray) {
-    CUHIP_ERROR("cudaMemcpy3D with a cudaArray is not supported");
-    return runtime().record(rt::cudaErrorNotSupported);
-  }
+  if (P->srcArray || P->dstArray)
+    return memcpy3DWithArrays(P, Stream, Async);
   return runtime().memcpy3D(sideOf(P->dstPtr, P->dstPos),
                             sideOf(P->srcPtr, P->srcPos), P->extent.width,
                             P->extent.height, P->extent.depth, kindOf(P->kind),

@@ -48,4 +48,8 @@ FreeDecision decideFree(Runtime &R, void *Ptr);
 /// are destroyed and the default one starts empty.
 void resetMemoryTables(Runtime &R);
 
+/// cudaDeviceReset's part in Texture.cpp: arrays are freed and texture and
+/// surface objects destroyed.
+void resetTextureTables(Runtime &R);
+
 } // namespace cuhip::rt

@@ -2283,6 +2283,7 @@ Status Runtime::deviceReset() {
   // which a sticky error would refuse.
   P->Sticky.store(cudaSuccess);
   resetMemoryTables(*this);
+  resetTextureTables(*this);
   std::vector<void *> Bases;
   {
     std::lock_guard<std::mutex> G(P->MemLock);

@@ -144,6 +144,11 @@ std::string describeCallee(StringRef Name) {
       {"cuhip.wmma.", "warp matrix operation (wmma)"},
       {"cuhip.sreg.", "reserved shared memory special register"},
       {"cuhip_device_", "device library call"},
+      // The sampler exists on the host target only (TextureSampler.cpp).
+      {"cuhip_tex_fetch", "texture fetch (tex)"},
+      {"cuhip_tex_gather", "texture gather (tld4)"},
+      {"cuhip_tex_query", "texture or surface query (txq, suq)"},
+      {"cuhip_surf_", "surface load or store (suld, sust)"},
       {"malloc", MallocRefusal},
       {"free", MallocRefusal},
   };

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
+#include "cuhip/ptx/TextureDescriptor.h"
 
 #include "../CodegenDiagnostics.h"
 
@@ -101,6 +102,11 @@ HostCompiler::create(const HostCompileOptions &Options) {
   add("cuhip_trap", &cuhip_trap);
   add("cuhip_block_yield", &cuhip_block_yield);
   add("cuhip_memcheck", &cuhip_memcheck);
+  add("cuhip_tex_fetch", &cuhip_tex_fetch); // TextureSampler.cpp
+  add("cuhip_tex_gather", &cuhip_tex_gather);
+  add("cuhip_tex_query", &cuhip_tex_query);
+  add("cuhip_surf_load", &cuhip_surf_load);
+  add("cuhip_surf_store", &cuhip_surf_store);
   for (const char *Name : {"vprintf", "__assertfail", "malloc", "free"})
     add((std::string("cuhip_device_") + Name).c_str(),
         deviceLibraryFunction(Name));

@@ -25,10 +25,15 @@ using namespace llvm;
 namespace cuhip::ptx {
 
 namespace {
-/// Functions PTX may declare .extern that the backends provide themselves.
+/// Functions PTX may declare .extern, or the lowering calls, that the
+/// backends provide themselves.
 bool isBackendFunction(StringRef Name) {
   return Name == "vprintf" || Name == "__assertfail" || Name == "malloc" ||
-         Name == "free";
+         Name == "free" ||
+         // The texture sampler the texture instructions call (LowerTexture.cpp).
+         Name == "cuhip_tex_fetch" || Name == "cuhip_tex_gather" ||
+         Name == "cuhip_tex_query" || Name == "cuhip_surf_load" ||
+         Name == "cuhip_surf_store";
 }
 
 /// Whether a global of space S takes part in linking (shared, local and

@@ -950,6 +950,7 @@ static const OpcodeTable &opcodeTable() {
     registerControlInstructions(T);
     registerWarpInstructions(T);
     registerMatrixInstructions(T);
+    registerTextureInstructions(T);
     for (const char *Op : {"add", "sub", "mul", "mad", "div", "rem", "min",
                            "max", "abs", "neg"})
       T[Op] = lowerArithmetic;

@@ -256,6 +256,7 @@ void registerMemoryInstructions(OpcodeTable &T);     // LowerMemory.cpp
 void registerControlInstructions(OpcodeTable &T);    // LowerControl.cpp
 void registerWarpInstructions(OpcodeTable &T);       // LowerWarp.cpp
 void registerMatrixInstructions(OpcodeTable &T);     // LowerMatrix.cpp
+void registerTextureInstructions(OpcodeTable &T);    // LowerTexture.cpp
 
 /// bar.warp.sync (the "bar" opcode belongs to LowerControl.cpp).
 void lowerWarpSync(FunctionLowering &L, const Instruction &I);

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include <cuda_runtime_api.h>
 
+#include "cuhip/runtime/Texture.h"
+
 #include <cstddef>
 #include <gtest/gtest.h>
 
@@ -335,6 +337,75 @@ TEST(CudaAbi, EnumeratorValues) {
   SAME_VALUE(cudaLaunchAttributeDeviceUpdatableKernelNode)
   SAME_VALUE(cudaLaunchAttributePreferredSharedMemoryCarveout)
   SAME_VALUE(cudaLaunchAttributeNvlinkUtilCentricScheduling)
+}
+
+TEST(CudaAbi, TextureStructuresAreCuda13s) {
+  EXPECT_EQ(sizeof(::cudaChannelFormatDesc),
+            sizeof(cuhip_abi::cudaChannelFormatDesc));
+  SAME_LAYOUT(cudaChannelFormatDesc, x)
+  SAME_LAYOUT(cudaChannelFormatDesc, w)
+  SAME_LAYOUT(cudaChannelFormatDesc, f)
+  EXPECT_EQ(sizeof(::cudaResourceDesc), sizeof(cuhip_abi::cudaResourceDesc));
+  SAME_LAYOUT(cudaResourceDesc, resType)
+  SAME_LAYOUT(cudaResourceDesc, res.array.array)
+  SAME_LAYOUT(cudaResourceDesc, res.mipmap.mipmap)
+  SAME_LAYOUT(cudaResourceDesc, res.linear.devPtr)
+  SAME_LAYOUT(cudaResourceDesc, res.linear.desc)
+  SAME_LAYOUT(cudaResourceDesc, res.linear.sizeInBytes)
+  SAME_LAYOUT(cudaResourceDesc, res.pitch2D.devPtr)
+  SAME_LAYOUT(cudaResourceDesc, res.pitch2D.desc)
+  SAME_LAYOUT(cudaResourceDesc, res.pitch2D.width)
+  SAME_LAYOUT(cudaResourceDesc, res.pitch2D.height)
+  SAME_LAYOUT(cudaResourceDesc, res.pitch2D.pitchInBytes)
+  SAME_LAYOUT(cudaResourceDesc, flags)
+  EXPECT_EQ(sizeof(::cudaResourceViewDesc),
+            sizeof(cuhip_abi::cudaResourceViewDesc));
+  SAME_LAYOUT(cudaResourceViewDesc, width)
+  SAME_LAYOUT(cudaResourceViewDesc, firstMipmapLevel)
+  SAME_LAYOUT(cudaResourceViewDesc, lastLayer)
+  SAME_LAYOUT(cudaResourceViewDesc, reserved)
+  EXPECT_EQ(sizeof(::cudaTextureDesc), sizeof(cuhip_abi::cudaTextureDesc));
+  SAME_LAYOUT(cudaTextureDesc, addressMode)
+  SAME_LAYOUT(cudaTextureDesc, filterMode)
+  SAME_LAYOUT(cudaTextureDesc, readMode)
+  SAME_LAYOUT(cudaTextureDesc, sRGB)
+  SAME_LAYOUT(cudaTextureDesc, borderColor)
+  SAME_LAYOUT(cudaTextureDesc, normalizedCoords)
+  SAME_LAYOUT(cudaTextureDesc, maxAnisotropy)
+  SAME_LAYOUT(cudaTextureDesc, mipmapFilterMode)
+  SAME_LAYOUT(cudaTextureDesc, mipmapLevelBias)
+  SAME_LAYOUT(cudaTextureDesc, minMipmapLevelClamp)
+  SAME_LAYOUT(cudaTextureDesc, maxMipmapLevelClamp)
+  SAME_LAYOUT(cudaTextureDesc, disableTrilinearOptimization)
+  SAME_LAYOUT(cudaTextureDesc, seamlessCubemap)
+  EXPECT_EQ(sizeof(::cudaTextureObject_t),
+            sizeof(cuhip_abi::cudaTextureObject_t));
+  EXPECT_EQ(sizeof(::cudaSurfaceObject_t),
+            sizeof(cuhip_abi::cudaSurfaceObject_t));
+  SAME_VALUE(cudaChannelFormatKindSigned)
+  SAME_VALUE(cudaChannelFormatKindUnsigned)
+  SAME_VALUE(cudaChannelFormatKindFloat)
+  SAME_VALUE(cudaChannelFormatKindNone)
+  SAME_VALUE(cudaResourceTypeArray)
+  SAME_VALUE(cudaResourceTypeMipmappedArray)
+  SAME_VALUE(cudaResourceTypeLinear)
+  SAME_VALUE(cudaResourceTypePitch2D)
+  SAME_VALUE(cudaResViewFormatNone)
+  SAME_VALUE(cudaAddressModeWrap)
+  SAME_VALUE(cudaAddressModeClamp)
+  SAME_VALUE(cudaAddressModeMirror)
+  SAME_VALUE(cudaAddressModeBorder)
+  SAME_VALUE(cudaFilterModePoint)
+  SAME_VALUE(cudaFilterModeLinear)
+  SAME_VALUE(cudaReadModeElementType)
+  SAME_VALUE(cudaReadModeNormalizedFloat)
+  SAME_VALUE(cudaBoundaryModeZero)
+  SAME_VALUE(cudaBoundaryModeClamp)
+  SAME_VALUE(cudaBoundaryModeTrap)
+  EXPECT_EQ(unsigned(cudaArrayLayered), cuhip::rt::ArrayLayered);
+  EXPECT_EQ(unsigned(cudaArraySurfaceLoadStore), cuhip::rt::ArraySurfaceLoadStore);
+  EXPECT_EQ(unsigned(cudaArrayCubemap), cuhip::rt::ArrayCubemap);
+  EXPECT_EQ(unsigned(cudaArrayTextureGather), cuhip::rt::ArrayTextureGather);
 }
 
 TEST(CudaAbi, EveryErrorCodeHasTheToolkitsValue) {

@@ -544,7 +544,7 @@ TEST(CudartExports, EveryToolkitNameResolves) {
 }
 
 TEST(CudartExports, UnimplementedFunctionsReturnNotSupported) {
-  cudaArray_t Array = nullptr;
+  cudaMipmappedArray_t Mipmapped = nullptr;
   cudaChannelFormatDesc Desc = cudaCreateChannelDesc<float>();
   EXPECT_EQ(Desc.x, 32);
   EXPECT_EQ(Desc.y, 0);
@@ -552,7 +552,9 @@ TEST(CudartExports, UnimplementedFunctionsReturnNotSupported) {
   Desc = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
   EXPECT_EQ(Desc.y, 8);
   EXPECT_EQ(Desc.f, cudaChannelFormatKindUnsigned);
-  EXPECT_EQ(cudaMallocArray(&Array, &Desc, 16, 16, 0), cudaErrorNotSupported);
+  EXPECT_EQ(cudaMallocMipmappedArray(&Mipmapped, &Desc,
+                                     make_cudaExtent(16, 16, 0), 2, 0),
+            cudaErrorNotSupported);
   EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }

@@ -1036,7 +1036,7 @@ Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
 }
 
 Status Runtime::moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
-                                size_t *Size) {
+                                size_t *Size, bool Managed) {
   if (!M || !Name)
     return record(cudaErrorInvalidValue);
   if (!isModuleHandle(M))
@@ -1046,6 +1046,13 @@ Status Runtime::moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
   if (Status S = P->ensureLoaded(*M))
     return record(S);
   if (HipBackend *Hip = P->hip()) {
+    if (Managed) {
+      // As in symbolAddress: the host cannot reach the code object's copy.
+      CUHIP_ERROR("__managed__ variable '%s' is not supported on the HIP "
+                  "backend (use CUHIP_BACKEND=cpu)",
+                  Name);
+      return record(cudaErrorNotSupported);
+    }
     void *Addr = nullptr;
     size_t Bytes = 0;
     if (Status S = Hip->moduleGetGlobal(M->HipModule, Name, &Addr, &Bytes))

@@ -24,10 +24,12 @@ const char *VariablePtx = R"(
 .target sm_80
 .address_size 64
 .global .align 4 .u32 counter;
+.global .attribute(.managed) .align 4 .u32 total;
 .visible .entry bump()
 {
-  .reg .b32 %r<2>;
+  .reg .b32 %r<3>;
   atom.global.add.u32 %r1, [counter], 1;
+  atom.global.add.u32 %r2, [total], 1;
   ret;
 }
 )";
@@ -120,6 +122,16 @@ int checkModuleGlobal(const char *Lib) {
     return 3;
   if (cuModuleGetGlobal(&Ptr, &Bytes, M, "other") != CUDA_ERROR_NOT_FOUND)
     return 4;
+  // A __managed__ variable's storage would be the code object's device
+  // memory, which the host cannot dereference.
+  CUlibrary L;
+  if (cuLibraryLoadData(&L, VariablePtx, nullptr, nullptr, 0, nullptr, nullptr,
+                        0) != CUDA_SUCCESS ||
+      cuLibraryGetManaged(&Ptr, &Bytes, L, "total") !=
+          CUDA_ERROR_NOT_SUPPORTED ||
+      cuLibraryGetGlobal(&Ptr, &Bytes, L, "counter") != CUDA_SUCCESS ||
+      Bytes != 4)
+    return 5;
   return 0;
 }
 
@@ -181,7 +193,8 @@ TEST_F(DriverHipStandInTest, ModuleGlobalGoesToHip) {
           std::exit(100);
         std::exit(checkModuleGlobal(STANDIN_HIP_PATH));
       },
-      ::testing::ExitedWithCode(0), "");
+      ::testing::ExitedWithCode(0),
+      "__managed__ variable 'total' is not supported on the HIP backend");
 }
 
 TEST_F(DriverHipStandInTest, MissingEntryPointsAreNotSupported) {

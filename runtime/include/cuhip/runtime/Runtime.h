@@ -217,10 +217,12 @@ public:
   Status moduleGetFunction(Module *M, const char *Name, Kernel **Out);
   /// The address and size of M's module-scope `.global` or `.const` variable
   /// Name (cuModuleGetGlobal); either output may be null.
-  /// cudaErrorSymbolNotFound when M defines no such variable,
-  /// cudaErrorNotSupported on the HIP backend.
+  /// cudaErrorSymbolNotFound when M defines no such variable. Managed asks
+  /// for a `__managed__` variable's storage, which the host dereferences
+  /// (cuLibraryGetManaged): cudaErrorNotSupported on the HIP backend, where
+  /// the variable lives in device memory.
   Status moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
-                         size_t *Size);
+                         size_t *Size, bool Managed = false);
   /// Forgets a module loadModuleData returned: its handle and its kernels'
   /// handles are rejected from then on (cudaErrorInvalidResourceHandle).
   Status unloadModule(Module *M);

@@ -354,7 +354,8 @@ CUHIP_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *Functions,
 
 static CUresult moduleGetGlobal(CUdeviceptr *Ptr, size_t *Bytes,
                                 CUmodule Module, const char *Name,
-                                bool NeedsContext = true) {
+                                bool NeedsContext = true,
+                                bool Managed = false) {
   if (CUresult R = NeedsContext ? checkContext() : checkInit())
     return R;
   if (!Name || (!Ptr && !Bytes))
@@ -363,7 +364,8 @@ static CUresult moduleGetGlobal(CUdeviceptr *Ptr, size_t *Bytes,
     return CUDA_ERROR_INVALID_HANDLE;
   void *Addr = nullptr;
   size_t Size = 0;
-  rt::Status S = runtime().moduleGetGlobal(module(Module), Name, &Addr, &Size);
+  rt::Status S =
+      runtime().moduleGetGlobal(module(Module), Name, &Addr, &Size, Managed);
   if (S == rt::cudaErrorSymbolNotFound)
     return CUDA_ERROR_NOT_FOUND;
   if (S)
@@ -512,13 +514,14 @@ CUHIP_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *Ptr, size_t *Bytes,
 
 // A `__managed__` variable: device memory is host memory on the CPU
 // backend, so its storage is the managed memory (the static CUDA runtime
-// asks for it to fill the variable's host pointer).
+// asks for it to fill the variable's host pointer); not supported on the
+// HIP backend.
 CUHIP_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *Ptr, size_t *Bytes,
                                           CUlibrary Library, const char *Name) {
   // Managed memory belongs to no context: the static runtime asks before
   // it makes one current.
-  return moduleGetGlobal(Ptr, Bytes, reinterpret_cast<CUmodule>(Library),
-                         Name, /*NeedsContext=*/false);
+  return moduleGetGlobal(Ptr, Bytes, reinterpret_cast<CUmodule>(Library), Name,
+                         /*NeedsContext=*/false, /*Managed=*/true);
 }
 
 //===----------------------------------------------------------------------===//

@@ -7,8 +7,9 @@
 // allocation is a memfd, a reservation an inaccessible anonymous mapping,
 // a map a MAP_FIXED shared mapping of the memfd over part of it, and
 // access a protection change, after which the range is a device range of
-// the runtime core (copies and kernels accept it). On a discrete device
-// these calls are not supported yet.
+// the runtime core (copies and kernels accept it). On the HIP backend each
+// call goes to the runtime core, which makes it HIP's (hipMemCreate and its
+// family, runtime/lib/VirtualMemory.cpp); the granularity is then HIP's.
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
@@ -79,6 +80,8 @@ CUHIP_EXPORT CUresult cuMemGetAllocationGranularity(
     return CUDA_ERROR_INVALID_VALUE;
   if (CUresult R = checkProp(Prop))
     return R;
+  if (runtime().virtualMemoryOnHip())
+    return toCU(runtime().vmGranularity(Gran, Prop->location.id, Option == 1));
   *Gran = Granularity;
   return CUDA_SUCCESS;
 }
@@ -88,10 +91,19 @@ CUHIP_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *Handle,
                                   unsigned long long Flags) {
   if (CUresult R = checkContext())
     return R;
-  if (!Handle || !Size || Size % Granularity || Flags)
+  if (!Handle || !Size || Flags)
     return CUDA_ERROR_INVALID_VALUE;
   if (CUresult R = checkProp(Prop))
     return R;
+  if (runtime().virtualMemoryOnHip()) {
+    uint64_t H = 0;
+    CUresult R = toCU(runtime().vmCreate(&H, Size, Prop->location.id, Flags));
+    if (R == CUDA_SUCCESS)
+      *Handle = H;
+    return R;
+  }
+  if (Size % Granularity)
+    return CUDA_ERROR_INVALID_VALUE;
   if (!supported())
     return notSupported("cuMemCreate on a discrete device");
   int Fd = memfd_create("cuhip-cuMemCreate", MFD_CLOEXEC);
@@ -111,6 +123,8 @@ CUHIP_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *Handle,
 CUHIP_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle Handle) {
   if (CUresult R = checkInit())
     return R;
+  if (runtime().virtualMemoryOnHip())
+    return toCU(runtime().vmRelease(Handle));
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);
   auto It = S.Handles.find(Handle);
@@ -128,8 +142,17 @@ CUHIP_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *Ptr, size_t Size,
                                           unsigned long long Flags) {
   if (CUresult R = checkInit())
     return R;
-  if (!Ptr || !Size || Size % Granularity || Flags ||
-      (Alignment & (Alignment - 1)))
+  if (!Ptr || !Size || Flags || (Alignment & (Alignment - 1)))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (runtime().virtualMemoryOnHip()) {
+    void *Base = nullptr;
+    CUresult R =
+        toCU(runtime().vmReserve(&Base, Size, Alignment, ptr(Addr), Flags));
+    if (R == CUDA_SUCCESS)
+      *Ptr = devptr(Base);
+    return R;
+  }
+  if (Size % Granularity)
     return CUDA_ERROR_INVALID_VALUE;
   if (!supported())
     return notSupported("cuMemAddressReserve on a discrete device");
@@ -156,6 +179,8 @@ CUHIP_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *Ptr, size_t Size,
 CUHIP_EXPORT CUresult cuMemAddressFree(CUdeviceptr Ptr, size_t Size) {
   if (CUresult R = checkInit())
     return R;
+  if (runtime().virtualMemoryOnHip())
+    return toCU(runtime().vmFree(ptr(Ptr), Size));
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);
   auto It = S.Reservations.find(uintptr_t(Ptr));
@@ -174,8 +199,11 @@ CUHIP_EXPORT CUresult cuMemMap(CUdeviceptr Ptr, size_t Size, size_t Offset,
                                unsigned long long Flags) {
   if (CUresult R = checkInit())
     return R;
-  if (!Ptr || !Size || Flags || Ptr % Granularity || Size % Granularity ||
-      Offset % Granularity)
+  if (!Ptr || !Size || Flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (runtime().virtualMemoryOnHip())
+    return toCU(runtime().vmMap(ptr(Ptr), Size, Offset, Handle, Flags));
+  if (Ptr % Granularity || Size % Granularity || Offset % Granularity)
     return CUDA_ERROR_INVALID_VALUE;
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);
@@ -200,6 +228,8 @@ CUHIP_EXPORT CUresult cuMemMap(CUdeviceptr Ptr, size_t Size, size_t Offset,
 CUHIP_EXPORT CUresult cuMemUnmap(CUdeviceptr Ptr, size_t Size) {
   if (CUresult R = checkInit())
     return R;
+  if (runtime().virtualMemoryOnHip())
+    return toCU(runtime().vmUnmap(ptr(Ptr), Size));
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);
   auto M = S.Mappings.find(uintptr_t(Ptr));
@@ -233,6 +263,13 @@ CUHIP_EXPORT CUresult cuMemSetAccess(CUdeviceptr Ptr, size_t Size,
       Prot = PROT_READ;
     else if (Desc[I].flags != 0)
       return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (runtime().virtualMemoryOnHip()) {
+    std::vector<rt::VirtualAccess> Access(Count);
+    for (size_t I = 0; I < Count; ++I)
+      Access[I] = {Desc[I].location.type, Desc[I].location.id,
+                   int(Desc[I].flags)};
+    return toCU(runtime().vmSetAccess(ptr(Ptr), Size, Access.data(), Count));
   }
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);

@@ -26,6 +26,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <mutex>
+#include <set>
 
 namespace cuhip::rt {
 
@@ -62,6 +64,49 @@ void *const LaunchParamEnd = reinterpret_cast<void *>(0x03);
 
 // Larger than hipDeviceProp_t in any ROCm release (about 1.5 KiB in 6.x).
 constexpr size_t DevicePropBytes = 16 * 1024;
+
+// hipMemLocation: a hipMemLocationType (hipMemLocationTypeDevice is 1, as
+// CUDA's) and the device ordinal.
+struct HipMemLocation {
+  int Type;
+  int Id;
+};
+
+// hipMemPoolProps as HIP's API reference (hip_runtime_api.h, "hipMemPoolProps
+// Struct Reference") documents it: ROCm 6 has maxSize and 56 reserved
+// bytes where ROCm 5 had 64 reserved bytes, so the size (88 bytes) and the
+// offsets of the fields before them are the same in both, and a zero
+// maxSize (no limit) reads the same to either. It mirrors cudaMemPoolProps.
+struct HipMemPoolProps {
+  int AllocType;   // hipMemAllocationTypePinned 1
+  int HandleTypes; // hipMemHandleTypeNone 0
+  HipMemLocation Location;
+  void *Win32SecurityAttributes;
+  size_t MaxSize;
+  unsigned char Reserved[56];
+};
+static_assert(sizeof(HipMemPoolProps) == 88, "hipMemPoolProps is 88 bytes");
+
+// hipMemAllocationProp as HIP's API reference ("hipMemAllocationProp Struct
+// Reference", ROCm 5.3 and later) documents it: type, requested handle
+// type, location, the Win32 metadata pointer and the allocFlags bytes, in
+// the order and with the types of CUDA's CUmemAllocationProp.
+struct HipMemAllocationProp {
+  int Type;                // hipMemAllocationTypePinned 1
+  int RequestedHandleType; // hipMemHandleTypeNone 0
+  HipMemLocation Location;
+  void *Win32HandleMetaData;
+  unsigned char CompressionType;
+  unsigned char GpuDirectRdmaCapable;
+  unsigned short Usage;
+};
+
+// hipMemAccessDesc: a location and hipMemAccessFlags (ProtNone 0, Read 1,
+// ReadWrite 3, as CUDA's).
+struct HipMemAccessDesc {
+  HipMemLocation Location;
+  int Flags;
+};
 } // namespace
 
 struct HipBackend::Api {
@@ -114,6 +159,34 @@ struct HipBackend::Api {
                        int, void *) = nullptr;
   int (*Memset2D)(void *, size_t, int, size_t, size_t) = nullptr;
   int (*Memset2DAsync)(void *, size_t, int, size_t, size_t, void *) = nullptr;
+  // Optional: module variables, stream-ordered allocation and pools
+  // (ROCm 5.2 and later), virtual memory management (ROCm 5.3 and later).
+  int (*ModuleGetGlobal)(void **, size_t *, void *, const char *) = nullptr;
+  int (*MallocAsync)(void **, size_t, void *) = nullptr;
+  int (*MallocFromPoolAsync)(void **, size_t, void *, void *) = nullptr;
+  int (*FreeAsync)(void *, void *) = nullptr;
+  int (*DeviceGetDefaultMemPool)(void **, int) = nullptr;
+  int (*DeviceGetMemPool)(void **, int) = nullptr;
+  int (*DeviceSetMemPool)(int, void *) = nullptr;
+  int (*MemPoolCreate)(void **, const HipMemPoolProps *) = nullptr;
+  int (*MemPoolDestroy)(void *) = nullptr;
+  int (*MemPoolSetAttribute)(void *, int, void *) = nullptr;
+  int (*MemPoolGetAttribute)(void *, int, void *) = nullptr;
+  int (*MemPoolTrimTo)(void *, size_t) = nullptr;
+  // hipMemGenericAllocationHandle_t is a pointer; it travels as the 64-bit
+  // integer CUmemGenericAllocationHandle is (the same registers on x86-64).
+  int (*MemCreate)(uint64_t *, size_t, const HipMemAllocationProp *,
+                   unsigned long long) = nullptr;
+  int (*MemRelease)(uint64_t) = nullptr;
+  int (*MemAddressReserve)(void **, size_t, size_t, void *,
+                           unsigned long long) = nullptr;
+  int (*MemAddressFree)(void *, size_t) = nullptr;
+  int (*MemMap)(void *, size_t, size_t, uint64_t, unsigned long long) = nullptr;
+  int (*MemUnmap)(void *, size_t) = nullptr;
+  int (*MemSetAccess)(void *, size_t, const HipMemAccessDesc *,
+                      size_t) = nullptr;
+  int (*MemGetAllocationGranularity)(size_t *, const HipMemAllocationProp *,
+                                     int) = nullptr;
   // Optional: ROCm 6 and later only.
   int (*ModuleLaunchCooperativeKernel)(void *, unsigned, unsigned, unsigned,
                                        unsigned, unsigned, unsigned, unsigned,
@@ -274,6 +347,26 @@ std::unique_ptr<HipBackend> HipBackend::open(std::string &Reason) {
   optional(A.Memcpy2DAsync, "hipMemcpy2DAsync");
   optional(A.Memset2D, "hipMemset2D");
   optional(A.Memset2DAsync, "hipMemset2DAsync");
+  optional(A.ModuleGetGlobal, "hipModuleGetGlobal");
+  optional(A.MallocAsync, "hipMallocAsync");
+  optional(A.MallocFromPoolAsync, "hipMallocFromPoolAsync");
+  optional(A.FreeAsync, "hipFreeAsync");
+  optional(A.DeviceGetDefaultMemPool, "hipDeviceGetDefaultMemPool");
+  optional(A.DeviceGetMemPool, "hipDeviceGetMemPool");
+  optional(A.DeviceSetMemPool, "hipDeviceSetMemPool");
+  optional(A.MemPoolCreate, "hipMemPoolCreate");
+  optional(A.MemPoolDestroy, "hipMemPoolDestroy");
+  optional(A.MemPoolSetAttribute, "hipMemPoolSetAttribute");
+  optional(A.MemPoolGetAttribute, "hipMemPoolGetAttribute");
+  optional(A.MemPoolTrimTo, "hipMemPoolTrimTo");
+  optional(A.MemCreate, "hipMemCreate");
+  optional(A.MemRelease, "hipMemRelease");
+  optional(A.MemAddressReserve, "hipMemAddressReserve");
+  optional(A.MemAddressFree, "hipMemAddressFree");
+  optional(A.MemMap, "hipMemMap");
+  optional(A.MemUnmap, "hipMemUnmap");
+  optional(A.MemSetAccess, "hipMemSetAccess");
+  optional(A.MemGetAllocationGranularity, "hipMemGetAllocationGranularity");
   // Without a GPU, ROCm 5.2's hipInit fails (hipErrorInvalidDevice) and
   // hipGetDeviceCount gives the telling code (hipErrorNoDevice): report both.
   int InitErr = A.Init(0);
@@ -463,6 +556,156 @@ Status HipBackend::memset2D(void *Ptr, size_t Pitch, int Value, size_t Width,
   return CUHIP_HIP_OPTIONAL(Memset2D, Ptr, Pitch, Value, Width, Height);
 }
 
+/// The status of a call to an entry point the library may lack: a missing
+/// one is logged once, by name, and the operation is not supported.
+Status HipBackend::missing(const char *HipName) {
+  std::lock_guard<std::mutex> G(MissingLock);
+  if (MissingLogged.insert(HipName).second)
+    CUHIP_ERROR("%s lacks %s: the CUDA call that needs it is not supported "
+                "on the HIP backend (ROCm 6 has it; or use CUHIP_BACKEND=cpu)",
+                LibraryPath.c_str(), HipName);
+  return cudaErrorNotSupported;
+}
+
+// Calls an optional entry point, or reports it missing.
+#define CUHIP_HIP_CALL(Fn, HipName, ...)                                       \
+  (Hip->Fn ? translateError(Hip->Fn(__VA_ARGS__)) : missing(HipName))
+
+//===----------------------------------------------------------------------===//
+// Module variables, stream-ordered allocation and pools
+//===----------------------------------------------------------------------===//
+
+Status HipBackend::moduleGetGlobal(void *Module, const char *Name, void **Ptr,
+                                   size_t *Bytes) {
+  void *P = nullptr;
+  size_t N = 0;
+  Status S = CUHIP_HIP_CALL(ModuleGetGlobal, "hipModuleGetGlobal", &P, &N,
+                            Module, Name);
+  if (S == cudaSuccess) {
+    *Ptr = P;
+    *Bytes = N;
+  }
+  return S;
+}
+
+Status HipBackend::mallocAsync(void **Ptr, size_t Bytes, void *Pool,
+                               void *Stream) {
+  if (!Pool)
+    return CUHIP_HIP_CALL(MallocAsync, "hipMallocAsync", Ptr, Bytes, Stream);
+  return CUHIP_HIP_CALL(MallocFromPoolAsync, "hipMallocFromPoolAsync", Ptr,
+                        Bytes, Pool, Stream);
+}
+
+Status HipBackend::freeAsync(void *Ptr, void *Stream) {
+  return CUHIP_HIP_CALL(FreeAsync, "hipFreeAsync", Ptr, Stream);
+}
+
+Status HipBackend::deviceGetDefaultMemPool(void **Pool, int Device) {
+  return CUHIP_HIP_CALL(DeviceGetDefaultMemPool, "hipDeviceGetDefaultMemPool",
+                        Pool, Device);
+}
+
+Status HipBackend::deviceGetMemPool(void **Pool, int Device) {
+  return CUHIP_HIP_CALL(DeviceGetMemPool, "hipDeviceGetMemPool", Pool, Device);
+}
+
+Status HipBackend::deviceSetMemPool(int Device, void *Pool) {
+  return CUHIP_HIP_CALL(DeviceSetMemPool, "hipDeviceSetMemPool", Device, Pool);
+}
+
+Status HipBackend::memPoolCreate(void **Pool, const MemPoolProps &Props) {
+  HipMemPoolProps P{};
+  P.AllocType = Props.AllocType;
+  P.HandleTypes = Props.HandleTypes;
+  P.Location = {Props.LocationType, Props.LocationId};
+  P.MaxSize = Props.MaxSize;
+  return CUHIP_HIP_CALL(MemPoolCreate, "hipMemPoolCreate", Pool, &P);
+}
+
+Status HipBackend::memPoolDestroy(void *Pool) {
+  return CUHIP_HIP_CALL(MemPoolDestroy, "hipMemPoolDestroy", Pool);
+}
+
+// hipMemPoolAttr numbers the attributes as cudaMemPoolAttr does (HIP's API
+// reference, enum hipMemPoolAttr: hipMemPoolReuseFollowEventDependencies
+// 0x1 ... hipMemPoolAttrUsedMemHigh 0x8), with the same value types (int
+// for the reuse flags, uint64_t for the rest), so both pass through.
+Status HipBackend::memPoolSetAttribute(void *Pool, int Attr,
+                                       const void *Value) {
+  return CUHIP_HIP_CALL(MemPoolSetAttribute, "hipMemPoolSetAttribute", Pool,
+                        Attr, const_cast<void *>(Value));
+}
+
+Status HipBackend::memPoolGetAttribute(void *Pool, int Attr, void *Value) {
+  return CUHIP_HIP_CALL(MemPoolGetAttribute, "hipMemPoolGetAttribute", Pool,
+                        Attr, Value);
+}
+
+Status HipBackend::memPoolTrimTo(void *Pool, size_t MinBytesToKeep) {
+  return CUHIP_HIP_CALL(MemPoolTrimTo, "hipMemPoolTrimTo", Pool,
+                        MinBytesToKeep);
+}
+
+//===----------------------------------------------------------------------===//
+// Virtual memory management
+//===----------------------------------------------------------------------===//
+
+/// Pinned device memory of Device, the only kind cuMemCreate takes here.
+static HipMemAllocationProp devicePinned(int Device) {
+  HipMemAllocationProp P{};
+  P.Type = 1;
+  P.Location = {1, Device};
+  return P;
+}
+
+Status HipBackend::memCreate(uint64_t *Handle, size_t Bytes, int Device,
+                             unsigned long long Flags) {
+  HipMemAllocationProp P = devicePinned(Device);
+  return CUHIP_HIP_CALL(MemCreate, "hipMemCreate", Handle, Bytes, &P, Flags);
+}
+
+Status HipBackend::memRelease(uint64_t Handle) {
+  return CUHIP_HIP_CALL(MemRelease, "hipMemRelease", Handle);
+}
+
+Status HipBackend::memAddressReserve(void **Ptr, size_t Bytes, size_t Alignment,
+                                     void *Addr, unsigned long long Flags) {
+  return CUHIP_HIP_CALL(MemAddressReserve, "hipMemAddressReserve", Ptr, Bytes,
+                        Alignment, Addr, Flags);
+}
+
+Status HipBackend::memAddressFree(void *Ptr, size_t Bytes) {
+  return CUHIP_HIP_CALL(MemAddressFree, "hipMemAddressFree", Ptr, Bytes);
+}
+
+Status HipBackend::memMap(void *Ptr, size_t Bytes, size_t Offset,
+                          uint64_t Handle, unsigned long long Flags) {
+  return CUHIP_HIP_CALL(MemMap, "hipMemMap", Ptr, Bytes, Offset, Handle, Flags);
+}
+
+Status HipBackend::memUnmap(void *Ptr, size_t Bytes) {
+  return CUHIP_HIP_CALL(MemUnmap, "hipMemUnmap", Ptr, Bytes);
+}
+
+Status HipBackend::memSetAccess(void *Ptr, size_t Bytes,
+                                const VirtualAccess *Desc, size_t Count) {
+  std::vector<HipMemAccessDesc> D(Count);
+  for (size_t I = 0; I < Count; ++I)
+    D[I] = {{Desc[I].LocationType, Desc[I].LocationId}, Desc[I].Flags};
+  return CUHIP_HIP_CALL(MemSetAccess, "hipMemSetAccess", Ptr, Bytes, D.data(),
+                        Count);
+}
+
+Status HipBackend::memGetAllocationGranularity(size_t *Granularity, int Device,
+                                               bool Recommended) {
+  // hipMemAllocationGranularityMinimum 0, ...Recommended 1, as CUDA's.
+  HipMemAllocationProp P = devicePinned(Device);
+  return CUHIP_HIP_CALL(MemGetAllocationGranularity,
+                        "hipMemGetAllocationGranularity", Granularity, &P,
+                        Recommended ? 1 : 0);
+}
+
+#undef CUHIP_HIP_CALL
 #undef CUHIP_HIP_OPTIONAL
 
 Status HipBackend::synchronize() {
@@ -564,7 +807,7 @@ Status HipBackend::eventElapsedTime(float *Ms, void *Start, void *End) {
 
 Status HipBackend::loadModule(std::string_view Ptx, const std::string &Name,
                               const std::string &CacheDir,
-                              std::vector<HipKernel> &Kernels,
+                              std::vector<HipKernel> &Kernels, void **Module,
                               std::string &Message) {
   const ptx::amdgpu::Target *T = ptx::amdgpu::findTarget(Arch);
   if (!T) {
@@ -601,6 +844,7 @@ Status HipBackend::loadModule(std::string_view Ptx, const std::string &Name,
     K.Info = std::move(KI);
     Kernels.push_back(std::move(K));
   }
+  *Module = Mod;
   return cudaSuccess;
 }
 

@@ -16,7 +16,10 @@
 #include "cuhip/ptx/Lower.h"
 #include "cuhip/runtime/Runtime.h"
 
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,10 +99,48 @@ public:
 
   /// Compiles the PTX text of a module for arch() (or takes the code object
   /// from the compile cache in CacheDir) and loads it; Kernels receives one
-  /// entry per kernel. On failure Message says why.
+  /// entry per kernel and Module the hipModule_t. On failure Message says
+  /// why.
   Status loadModule(std::string_view Ptx, const std::string &Name,
                     const std::string &CacheDir,
-                    std::vector<HipKernel> &Kernels, std::string &Message);
+                    std::vector<HipKernel> &Kernels, void **Module,
+                    std::string &Message);
+  /// hipModuleGetGlobal: where a module variable (a dynamic symbol of the
+  /// code object, see LowerToAmdgpu.cpp) lives in device memory, and its
+  /// size. cudaErrorSymbolNotFound if the module has no such variable.
+  Status moduleGetGlobal(void *Module, const char *Name, void **Ptr,
+                         size_t *Bytes);
+
+  // Stream-ordered allocation and memory pools: HIP's own (hipMallocAsync
+  // and hipMemPool*), whose attribute numbers and pool properties are
+  // CUDA's. Pools are hipMemPool_t handles.
+  Status mallocAsync(void **Ptr, size_t Bytes, void *Pool, void *Stream);
+  Status freeAsync(void *Ptr, void *Stream);
+  Status deviceGetDefaultMemPool(void **Pool, int Device);
+  Status deviceGetMemPool(void **Pool, int Device);
+  Status deviceSetMemPool(int Device, void *Pool);
+  Status memPoolCreate(void **Pool, const MemPoolProps &Props);
+  Status memPoolDestroy(void *Pool);
+  Status memPoolSetAttribute(void *Pool, int Attr, const void *Value);
+  Status memPoolGetAttribute(void *Pool, int Attr, void *Value);
+  Status memPoolTrimTo(void *Pool, size_t MinBytesToKeep);
+
+  // Virtual memory management (hipMemCreate and its family). Handles are
+  // hipMemGenericAllocationHandle_t values; allocations are pinned device
+  // memory of Device, as cuhip's driver API accepts only those.
+  Status memCreate(uint64_t *Handle, size_t Bytes, int Device,
+                   unsigned long long Flags);
+  Status memRelease(uint64_t Handle);
+  Status memAddressReserve(void **Ptr, size_t Bytes, size_t Alignment,
+                           void *Addr, unsigned long long Flags);
+  Status memAddressFree(void *Ptr, size_t Bytes);
+  Status memMap(void *Ptr, size_t Bytes, size_t Offset, uint64_t Handle,
+                unsigned long long Flags);
+  Status memUnmap(void *Ptr, size_t Bytes);
+  Status memSetAccess(void *Ptr, size_t Bytes, const VirtualAccess *Desc,
+                      size_t Count);
+  Status memGetAllocationGranularity(size_t *Granularity, int Device,
+                                     bool Recommended);
   /// Enqueues K on Stream with the packed PTX parameter buffer Params; with
   /// Cooperative, all blocks are resident at once (hipModuleLaunch-
   /// CooperativeKernel, which ROCm 5.x lacks: then cudaErrorNotSupported).
@@ -118,7 +159,10 @@ private:
   std::string LibraryPath, Arch;
   DeviceInfo Info;
   int Devices = 0;
+  std::mutex MissingLock;
+  std::set<std::string> MissingLogged;
   std::string errorText(int HipError) const;
+  Status missing(const char *HipName);
   void readDeviceInfo();
 };
 

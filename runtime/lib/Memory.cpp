@@ -10,8 +10,11 @@
 // it. Pools keep freed blocks reserved up to their release threshold and
 // hand them out again; as every stream operation completes when it is
 // enqueued here, a block freed on one stream is at once free for all. On
-// the HIP backend page-locked, registered and managed memory and 2D copies
-// and sets are HIP's own calls (where the library has them).
+// the HIP backend page-locked, registered and managed memory, 2D copies
+// and sets, stream-ordered allocation and memory pools are HIP's own calls
+// (where the library has them); pool handles are then HIP's, and the
+// tables here only remember which ones HIP gave out, so that an unknown
+// handle is cudaErrorInvalidValue rather than something HIP dereferences.
 //
 //===----------------------------------------------------------------------===//
 #include "CoreAccess.h"
@@ -85,6 +88,8 @@ struct MemoryTables {
   MemPool DefaultPool;
   MemPool *Current = &DefaultPool;
   std::set<MemPool *> Pools{&DefaultPool};
+  /// The HIP backend's pools (hipMemPool_t) that HIP handed out.
+  std::set<void *> HipPools;
 
   /// The block that contains Ptr.
   std::map<uintptr_t, Block>::iterator containing(const void *Ptr) {
@@ -160,6 +165,17 @@ void returnToPool(Runtime &R, MemoryTables &T, uintptr_t Base, Block &B) {
   B.Cached = true;
   Pool->Cached.emplace(B.Bytes, reinterpret_cast<void *>(Base));
   shrinkPool(R, T, *Pool, Pool->Threshold);
+}
+
+/// A HIP pool call that hands out a pool: on success the handle is one the
+/// other pool calls accept.
+Status hipPoolResult(Runtime &R, Status S, void **Pool) {
+  if (S)
+    return R.record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  T.HipPools.insert(*Pool);
+  return cudaSuccess;
 }
 
 MemPool *livePool(MemoryTables &T, void *Handle) {
@@ -908,6 +924,9 @@ Status Runtime::deviceGetDefaultMemPool(void **Pool, int Device) {
     return record(S);
   if (Status S = checkDevice(Device, *this))
     return record(S);
+  if (HipBackend *Hip = CoreAccess::hip(*this))
+    return hipPoolResult(*this, Hip->deviceGetDefaultMemPool(Pool, Device),
+                         Pool);
   *Pool = &tables().DefaultPool;
   return cudaSuccess;
 }
@@ -919,6 +938,8 @@ Status Runtime::deviceGetMemPool(void **Pool, int Device) {
     return record(S);
   if (Status S = checkDevice(Device, *this))
     return record(S);
+  if (HipBackend *Hip = CoreAccess::hip(*this))
+    return hipPoolResult(*this, Hip->deviceGetMemPool(Pool, Device), Pool);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   *Pool = T.Current;
@@ -932,6 +953,11 @@ Status Runtime::deviceSetMemPool(int Device, void *Pool) {
     return record(S);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    if (!T.HipPools.count(Pool))
+      return record(cudaErrorInvalidValue);
+    return record(Hip->deviceSetMemPool(Device, Pool));
+  }
   MemPool *P = livePool(T, Pool);
   if (!P)
     return record(cudaErrorInvalidValue);
@@ -955,6 +981,8 @@ Status Runtime::memPoolCreate(void **Pool, const MemPoolProps &Props) {
                 unsigned(Props.HandleTypes));
     return record(cudaErrorNotSupported);
   }
+  if (HipBackend *Hip = CoreAccess::hip(*this))
+    return hipPoolResult(*this, Hip->memPoolCreate(Pool, Props), Pool);
   auto *P = new MemPool;
   P->Props = Props;
   MemoryTables &T = tables();
@@ -969,6 +997,15 @@ Status Runtime::memPoolDestroy(void *Pool) {
     return record(S);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    // HIP refuses a device's default pool itself.
+    if (!T.HipPools.count(Pool))
+      return record(cudaErrorInvalidValue);
+    Status S = Hip->memPoolDestroy(Pool);
+    if (S == cudaSuccess)
+      T.HipPools.erase(Pool);
+    return record(S);
+  }
   MemPool *P = livePool(T, Pool);
   // A device's default pool cannot be destroyed.
   if (!P || P == &T.DefaultPool)
@@ -1001,6 +1038,19 @@ Status Runtime::mallocFromPoolAsync(void **Ptr, size_t Bytes, void *Pool,
     return record(S);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    // hipMallocAsync takes the device's current pool; memory from either
+    // call is device memory of the allocation table, which cudaFree (as
+    // hipFree) may also free.
+    if (Pool && !T.HipPools.count(Pool))
+      return record(cudaErrorInvalidValue);
+    void *Mem = nullptr;
+    if (Status S = Hip->mallocAsync(&Mem, Bytes, Pool, HipStream))
+      return record(S);
+    CoreAccess::trackRange(*this, Mem, Bytes);
+    *Ptr = Mem;
+    return cudaSuccess;
+  }
   MemPool *P = Pool ? livePool(T, Pool) : T.Current;
   if (!P)
     return record(cudaErrorInvalidValue);
@@ -1046,6 +1096,21 @@ Status Runtime::freeAsync(void *Ptr, void *Stream) {
     return record(S);
   if (Status S = refuseOrderedAllocCapture(Stream, "cudaFreeAsync"))
     return record(S);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    // HIP frees in stream order; the range leaves the allocation table now,
+    // as no later call may name it.
+    void *Base;
+    size_t Size;
+    if (!CoreAccess::findAllocation(*this, Ptr, &Base, &Size) || Base != Ptr)
+      return record(cudaErrorInvalidValue);
+    // Out of the table first: once HIP frees it, the address may come back
+    // from another thread's allocation at once.
+    CoreAccess::untrackRange(*this, Ptr);
+    Status S = Hip->freeAsync(Ptr, HipStream);
+    if (S)
+      CoreAccess::trackRange(*this, Ptr, Size);
+    return record(S);
+  }
   // The stream's earlier work is done (CPU) or HIP's free waits for it, so
   // freeing now keeps stream order; cudaMalloc memory may be freed so too.
   return free(Ptr);
@@ -1056,6 +1121,12 @@ Status Runtime::memPoolSetAttribute(void *Pool, int Attr, const void *Value) {
     return record(cudaErrorInvalidValue);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    if (!T.HipPools.count(Pool) || Attr < PoolReuseFollowEventDependencies ||
+        Attr > PoolUsedMemHigh)
+      return record(cudaErrorInvalidValue);
+    return record(Hip->memPoolSetAttribute(Pool, Attr, Value));
+  }
   MemPool *P = livePool(T, Pool);
   if (!P)
     return record(cudaErrorInvalidValue);
@@ -1092,6 +1163,12 @@ Status Runtime::memPoolGetAttribute(void *Pool, int Attr, void *Value) {
     return record(cudaErrorInvalidValue);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    if (!T.HipPools.count(Pool) || Attr < PoolReuseFollowEventDependencies ||
+        Attr > PoolUsedMemHigh)
+      return record(cudaErrorInvalidValue);
+    return record(Hip->memPoolGetAttribute(Pool, Attr, Value));
+  }
   MemPool *P = livePool(T, Pool);
   if (!P)
     return record(cudaErrorInvalidValue);
@@ -1127,6 +1204,11 @@ Status Runtime::memPoolGetAttribute(void *Pool, int Attr, void *Value) {
 Status Runtime::memPoolTrimTo(void *Pool, size_t MinBytesToKeep) {
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
+  if (HipBackend *Hip = CoreAccess::hip(*this)) {
+    if (!T.HipPools.count(Pool))
+      return record(cudaErrorInvalidValue);
+    return record(Hip->memPoolTrimTo(Pool, MinBytesToKeep));
+  }
   MemPool *P = livePool(T, Pool);
   if (!P)
     return record(cudaErrorInvalidValue);

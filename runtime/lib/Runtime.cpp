@@ -115,6 +115,7 @@ struct Module {
   Status FailStatus = cudaSuccess;
   std::vector<ptx::host::CompiledKernel> Compiled;
   std::vector<HipKernel> HipKernels;
+  void *HipModule = nullptr; // hipModule_t of the loaded code object
   /// Where ensureLoaded also writes the frontend's messages (set while an
   /// explicit load runs, for cuModuleLoadDataEx's error log).
   std::string *Diagnostics = nullptr;
@@ -223,6 +224,12 @@ struct Runtime::Impl {
   /// Module variables (__device__, __constant__): device memory that copies
   /// may name (cudaGetSymbolAddress) but that nobody frees.
   std::map<uintptr_t, size_t> Statics;
+  /// Adds a module variable that hipModuleGetGlobal found to Statics, so
+  /// that copies to and from it pass the device-range checks.
+  void noteHipVariable(void *Addr, size_t Bytes) {
+    std::lock_guard<std::mutex> G(MemLock);
+    Statics[reinterpret_cast<uintptr_t>(Addr)] = Bytes;
+  }
   /// The live allocation (or module variable) that contains A, if any.
   const std::pair<const uintptr_t, size_t> *rangeOf(uintptr_t A) {
     for (const auto *Map : {&Allocations, &Statics}) {
@@ -652,26 +659,51 @@ Status Runtime::symbolAddress(const void *Symbol, void **DevPtr, size_t *Size) {
   if (Status S = P->deviceStatus())
     return record(S);
   Impl::Variable V;
+  bool Managed = false;
   {
     std::lock_guard<std::mutex> G(P->RegLock);
     auto It = P->ByHostVar.find(Symbol);
     if (!Symbol || It == P->ByHostVar.end())
       return record(cudaErrorInvalidSymbol);
     V = It->second;
-  }
-  if (P->hip()) {
-    static std::once_flag Once;
-    std::call_once(Once, [] {
-      CUHIP_ERROR("device variables (cudaMemcpyToSymbol, "
-                  "cudaGetSymbolAddress) are not implemented for the HIP "
-                  "backend; use CUHIP_BACKEND=cpu");
-    });
-    return record(cudaErrorNotSupported);
+    auto M = P->ManagedVars.find(V.Mod);
+    if (M != P->ManagedVars.end())
+      for (void **HostVarPtr : M->second)
+        Managed |= HostVarPtr == Symbol;
   }
   if (Status S = P->ensureLoaded(*V.Mod)) {
     CUHIP_ERROR("device variable '%s': its module %s does not load: %s",
                 V.Name.c_str(), V.Mod->DisplayName.c_str(), statusName(S));
     return record(S);
+  }
+  if (HipBackend *Hip = P->hip()) {
+    if (Managed) {
+      // The kernels address a __managed__ variable in place, in the code
+      // object's device memory, which the host cannot dereference; CUDA's
+      // managed semantics would need the variable lowered to a pointer to
+      // hipMallocManaged memory, which the AMDGPU target does not do.
+      CUHIP_ERROR("__managed__ variable '%s' is not supported on the HIP "
+                  "backend (use CUHIP_BACKEND=cpu)",
+                  V.Name.c_str());
+      return record(cudaErrorNotSupported);
+    }
+    void *Addr = nullptr;
+    size_t Bytes = 0;
+    Status S =
+        Hip->moduleGetGlobal(V.Mod->HipModule, V.Name.c_str(), &Addr, &Bytes);
+    if (S == cudaErrorSymbolNotFound) {
+      CUHIP_ERROR("device variable '%s' is not defined in %s", V.Name.c_str(),
+                  V.Mod->DisplayName.c_str());
+      return record(cudaErrorInvalidSymbol);
+    }
+    if (S)
+      return record(S);
+    P->noteHipVariable(Addr, Bytes);
+    if (DevPtr)
+      *DevPtr = Addr;
+    if (Size)
+      *Size = V.Size;
+    return cudaSuccess;
   }
   for (const ptx::host::ModuleVariable &MV : V.Mod->Variables)
     if (MV.Name == V.Name) {
@@ -792,7 +824,7 @@ Status Runtime::Impl::ensureLoaded(Module &M) {
     std::string Msg;
     if (Status S = Hip->loadModule(M.PtxText, M.DisplayName,
                                    ptx::host::compileCacheDirectory(),
-                                   M.HipKernels, Msg)) {
+                                   M.HipKernels, &M.HipModule, Msg)) {
       CUHIP_ERROR("%s", Msg.c_str());
       return fail(S);
     }
@@ -1004,23 +1036,34 @@ Status Runtime::moduleGetFunction(Module *M, const char *Name, Kernel **Out) {
 }
 
 Status Runtime::moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
-                                size_t *Size) {
+                                size_t *Size, bool Managed) {
   if (!M || !Name)
     return record(cudaErrorInvalidValue);
   if (!isModuleHandle(M))
     return record(cudaErrorInvalidResourceHandle);
-  if (P->hip()) {
-    static std::once_flag Once;
-    std::call_once(Once, [] {
-      CUHIP_ERROR("module variables (cuModuleGetGlobal) are not implemented "
-                  "for the HIP backend; use CUHIP_BACKEND=cpu");
-    });
-    return record(cudaErrorNotSupported);
-  }
   // loadModuleData compiled the module, which placed its variables; a
   // module that failed to compile was never handed out.
   if (Status S = P->ensureLoaded(*M))
     return record(S);
+  if (HipBackend *Hip = P->hip()) {
+    if (Managed) {
+      // As in symbolAddress: the host cannot reach the code object's copy.
+      CUHIP_ERROR("__managed__ variable '%s' is not supported on the HIP "
+                  "backend (use CUHIP_BACKEND=cpu)",
+                  Name);
+      return record(cudaErrorNotSupported);
+    }
+    void *Addr = nullptr;
+    size_t Bytes = 0;
+    if (Status S = Hip->moduleGetGlobal(M->HipModule, Name, &Addr, &Bytes))
+      return record(S);
+    P->noteHipVariable(Addr, Bytes);
+    if (DevPtr)
+      *DevPtr = Addr;
+    if (Size)
+      *Size = Bytes;
+    return cudaSuccess;
+  }
   for (const ptx::host::ModuleVariable &MV : M->Variables)
     if (MV.Name == Name) {
       if (DevPtr)
@@ -1519,7 +1562,8 @@ bool Runtime::isDeviceRange(const void *Ptr, size_t Bytes) {
 Status Runtime::registerDeviceRange(void *Base, size_t Bytes) {
   if (!Base || !Bytes)
     return record(cudaErrorInvalidValue);
-  if (P->hip() || !P->Device.Integrated)
+  // The HIP backend registers what hipMemMap mapped (VirtualMemory.cpp).
+  if (!P->hip() && !P->Device.Integrated)
     return record(cudaErrorNotSupported);
   std::lock_guard<std::mutex> G(P->MemLock);
   uintptr_t A = reinterpret_cast<uintptr_t>(Base);

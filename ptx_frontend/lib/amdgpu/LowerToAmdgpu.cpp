@@ -39,6 +39,10 @@
 //    already carry AMDGPU's numbers. PTX registers and .local variables are
 //    allocas in space 0 in the neutral IR; promotable ones become SSA values
 //    and the rest move to the private space 5 behind an addrspacecast.
+//  * Module variables (.global and .const, `.visible` or not): external,
+//    protected symbols of the code object, as kernels are, so that the
+//    runtime finds them with hipModuleGetGlobal; nvcc's whole-program PTX
+//    declares every `__device__`/`__constant__` variable without `.visible`.
 //
 // sin/cos/exp2/log2/tanh become ocml calls linked from the ROCm device
 // libraries (AmdgpuMath.cpp); printf and assert use ockl's hostcall printf
@@ -673,6 +677,27 @@ void AmdgpuLowering::moveAllocasToPrivate(Function &F) {
   }
 }
 
+/// Makes the module-scope .global and .const variables dynamic symbols of
+/// the code object: hipModuleGetGlobal finds only those, and a variable
+/// with internal linkage that the kernels never write would otherwise be
+/// folded to its initial value (or dropped), though the host may write it
+/// (cudaMemcpyToSymbol). Protected visibility, as kernels and clang's HIP
+/// device variables have, lets the kernels address them without a GOT.
+/// PTX identifiers have no '.', so names with one are function-scope
+/// variables or cuhip's own, which stay private.
+void exposeModuleVariables(Module &M) {
+  for (GlobalVariable &GV : M.globals()) {
+    unsigned AS = GV.getAddressSpace();
+    if ((AS != 1 && AS != 4) || GV.isDeclaration() ||
+        GV.getName().contains('.') || GV.getName().starts_with("llvm."))
+      continue;
+    GV.setLinkage(GlobalValue::ExternalLinkage);
+    GV.setVisibility(GlobalValue::ProtectedVisibility);
+    GV.setDSOLocal(true);
+    GV.setExternallyInitialized(true);
+  }
+}
+
 Error AmdgpuLowering::run() {
   DenseMap<Function *, const KernelInfo *> KernelOf;
   for (const KernelInfo &KI : Kernels) {
@@ -698,6 +723,7 @@ Error AmdgpuLowering::run() {
     moveAllocasToPrivate(*F);
   }
   initCtaBarrierState(M);
+  exposeModuleVariables(M);
   // The NVVM declarations whose calls were all replaced.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() &&

@@ -6,9 +6,12 @@
 // properties it reports, code objects that are real AMDGPU ELF files with
 // the kernels' descriptors, the kernarg buffer of a launch byte for byte,
 // stream and event handles, error translation and sticky faults, cooperative
-// launches with and without the entry point, and the code-object compile
-// cache across processes. Each case runs in a child process, since the
-// backend is chosen once per process. Nothing here runs a kernel.
+// launches with and without the entry point, the code-object compile
+// cache across processes, module variables found through hipModuleGetGlobal,
+// stream-ordered allocation and pools, virtual memory management, and
+// cudaErrorNotSupported from each of those where the library lacks the
+// entry point. Each case runs in a child process, since the backend is
+// chosen once per process. Nothing here runs a kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -320,6 +323,325 @@ int checkMemoryFamily(const char *Lib) {
   return Failed;
 }
 
+/// A fatbin container with one uncompressed PTX entry and the wrapper that
+/// registration receives (the layout in CUDA-BINARY-NOTES.md).
+struct PtxFatbin {
+  std::vector<uint8_t> Bytes;
+  struct {
+    uint32_t Magic, Version;
+    const void *Data;
+    void *Unused;
+  } Wrapper;
+
+  template <typename T> void put(size_t Offset, T Value) {
+    std::memcpy(&Bytes[Offset], &Value, sizeof Value);
+  }
+  explicit PtxFatbin(const std::string &Ptx) {
+    size_t Payload = (Ptx.size() + 1 + 7) & ~size_t(7);
+    Bytes.assign(16 + 80 + Payload, 0);
+    put<uint32_t>(0, 0xBA55ED50u);
+    put<uint16_t>(4, 1);
+    put<uint16_t>(6, 16);
+    put<uint64_t>(8, 80 + Payload);
+    put<uint16_t>(16, 1);  // PTX
+    put<uint32_t>(20, 80); // entry header size
+    put<uint64_t>(24, Payload);
+    put<uint16_t>(42, 9); // ISA 9.0
+    put<uint32_t>(44, 80);
+    put<uint64_t>(56, 0x11);
+    put<uint64_t>(72, Ptx.size() + 1);
+    std::memcpy(&Bytes[96], Ptx.data(), Ptx.size());
+    Wrapper = {0x466243B1u, 1, Bytes.data(), nullptr};
+  }
+};
+
+// Module variables as nvcc declares them in whole-program mode (no
+// .visible), one of them __managed__; the kernel uses each.
+const char *VariablesPtx = R"(.version 9.0
+.target sm_80
+.address_size 64
+.const .align 4 .b8 coef[16];
+.global .align 4 .u32 counter;
+.global .align 4 .f32 scale = 0f40000000;
+.global .attribute(.managed) .align 4 .u32 shared_count;
+.visible .entry scaleCoef(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  mov.u64 %rd4, coef;
+  add.s64 %rd5, %rd4, %rd3;
+  ld.const.f32 %f1, [%rd5];
+  ld.global.f32 %f2, [scale];
+  mul.f32 %f3, %f1, %f2;
+  add.s64 %rd6, %rd2, %rd3;
+  st.global.f32 [%rd6], %f3;
+  atom.global.add.u32 %r2, [counter], 1;
+  atom.global.add.u32 %r3, [shared_count], 1;
+  ret;
+}
+)";
+
+// Host shadows: only their addresses matter.
+float ShadowCoef[4];
+unsigned ShadowCounter;
+float ShadowScale;
+unsigned *ShadowShared;
+void stubScaleCoef() {}
+
+/// Registers VariablesPtx as cudart does for an nvcc-built program.
+void **registerVariables() {
+  Runtime &R = Runtime::get();
+  static PtxFatbin F(VariablesPtx);
+  void **H = R.registerFatBinary(&F.Wrapper);
+  R.registerFunction(H, reinterpret_cast<const void *>(&stubScaleCoef),
+                     "scaleCoef");
+  R.registerVar(H, ShadowCoef, "coef", 16, true);
+  R.registerVar(H, &ShadowCounter, "counter", 4, false);
+  R.registerVar(H, &ShadowScale, "scale", 4, false);
+  R.registerManagedVar(H, reinterpret_cast<void **>(&ShadowShared),
+                       "shared_count", 4);
+  R.registerFatBinaryEnd(H);
+  return H;
+}
+
+/// Device variables by symbol and by module: the address is
+/// hipModuleGetGlobal's, copies reach it with the right bytes. Returns 1 +
+/// the number of the first failed check, 0 if all hold.
+int checkModuleVariables(const char *Lib) {
+  Runtime &R = Runtime::get();
+  int Failed = 0;
+  auto check = [&](bool Ok, int Number) {
+    if (!Ok && !Failed)
+      Failed = Number + 1;
+  };
+  registerVariables();
+  void *Coef = nullptr;
+  size_t Size = 0;
+  check(R.symbolAddress(ShadowCoef, &Coef, &Size) == cudaSuccess &&
+            Size == 16 && logHas(Lib, "hipModuleGetGlobal coef bytes 16"),
+        0);
+  const float Values[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+  check(R.memcpyToSymbol(ShadowCoef, Values + 1, 8, 4, CopyKind::HostToDevice,
+                         nullptr, false) == cudaSuccess &&
+            std::memcmp(static_cast<char *>(Coef) + 4, Values + 1, 8) == 0 &&
+            logHas(Lib, "hipMemcpy 8 kind 1"),
+        1);
+  unsigned Count = 41;
+  void *Counter = nullptr;
+  check(R.symbolAddress(&ShadowCounter, &Counter, nullptr) == cudaSuccess &&
+            (*static_cast<unsigned *>(Counter) = 42, true) &&
+            R.memcpyFromSymbol(&Count, &ShadowCounter, 4, 0,
+                               CopyKind::DeviceToHost, nullptr,
+                               true) == cudaSuccess &&
+            Count == 42 && logHas(Lib, "hipMemcpyAsync 4 kind 2 stream (nil)"),
+        2);
+  // cudaGetSymbolSize's answer, and copies past the end are refused.
+  check(R.symbolAddress(&ShadowScale, nullptr, &Size) == cudaSuccess &&
+            Size == 4 &&
+            R.memcpyToSymbol(&ShadowScale, Values, 8, 0, CopyKind::HostToDevice,
+                             nullptr, false) == cudaErrorInvalidValue,
+        3);
+  // A __managed__ variable lives in the code object, where the host cannot
+  // reach it: refused, not handed out.
+  check(R.symbolAddress(&ShadowShared, nullptr, &Size) == cudaErrorNotSupported,
+        4);
+  R.getLastError();
+  // The driver API's cuModuleGetGlobal on a module it loaded.
+  Module *M = nullptr;
+  void *Addr = nullptr;
+  check(R.loadModuleData(VariablesPtx, 0, "vars.ptx", &M) == cudaSuccess &&
+            R.moduleGetGlobal(M, "counter", &Addr, &Size) == cudaSuccess &&
+            Addr && Size == 4 &&
+            R.moduleGetGlobal(M, "missing", &Addr, &Size) ==
+                cudaErrorSymbolNotFound,
+        5);
+  return Failed;
+}
+
+/// Stream-ordered allocation and pools: HIP's calls, on the HIP stream,
+/// with attributes that round-trip.
+int checkPools(const char *Lib) {
+  Runtime &R = Runtime::get();
+  int Failed = 0;
+  auto check = [&](bool Ok, int Number) {
+    if (!Ok && !Failed)
+      Failed = Number + 1;
+  };
+  void *S = nullptr;
+  check(R.streamCreate(&S, 0, 0) == cudaSuccess, 0);
+  void *Ptr = nullptr;
+  check(R.mallocFromPoolAsync(&Ptr, 1000, nullptr, S) == cudaSuccess &&
+            logHas(Lib, "hipMallocAsync 1000 stream 0x5010") &&
+            R.isDeviceRange(Ptr, 1000),
+        1);
+  check(R.freeAsync(Ptr, S) == cudaSuccess &&
+            logHas(Lib, "hipFreeAsync stream 0x5010") &&
+            !R.isDeviceRange(Ptr, 1),
+        2);
+  check(R.freeAsync(Ptr, S) == cudaErrorInvalidValue, 3);
+  void *Default = nullptr;
+  check(R.deviceGetDefaultMemPool(&Default, 0) == cudaSuccess && Default &&
+            logHas(Lib, "hipDeviceGetDefaultMemPool 0"),
+        4);
+  MemPoolProps Props;
+  Props.MaxSize = 1 << 20;
+  void *Pool = nullptr;
+  check(R.memPoolCreate(&Pool, Props) == cudaSuccess &&
+            logHas(Lib, "hipMemPoolCreate type 1 handles 0 location 1,0 "
+                        "maxSize 1048576"),
+        5);
+  uint64_t Threshold = 123456, Read = 0;
+  int Reuse = 0, ReadReuse = 1;
+  check(R.memPoolSetAttribute(Pool, 4, &Threshold) == cudaSuccess &&
+            R.memPoolGetAttribute(Pool, 4, &Read) == cudaSuccess &&
+            Read == Threshold &&
+            logHas(Lib, "hipMemPoolSetAttribute 4 u64 123456"),
+        6);
+  check(R.memPoolSetAttribute(Pool, 2, &Reuse) == cudaSuccess &&
+            R.memPoolGetAttribute(Pool, 2, &ReadReuse) == cudaSuccess &&
+            ReadReuse == 0 && logHas(Lib, "hipMemPoolSetAttribute 2 int 0"),
+        7);
+  check(R.mallocFromPoolAsync(&Ptr, 64, Pool, nullptr) == cudaSuccess &&
+            logHas(Lib, "hipMallocFromPoolAsync 64 pool created stream "
+                        "(nil)") &&
+            R.free(Ptr) == cudaSuccess,
+        8);
+  check(R.deviceSetMemPool(0, Pool) == cudaSuccess &&
+            R.deviceGetMemPool(&Ptr, 0) == cudaSuccess && Ptr == Pool &&
+            logHas(Lib, "hipDeviceSetMemPool 0 created"),
+        9);
+  check(R.memPoolTrimTo(Pool, 4096) == cudaSuccess &&
+            logHas(Lib, "hipMemPoolTrimTo 4096"),
+        10);
+  // Handles HIP never gave out, and attributes CUDA does not have.
+  int Unknown = 0;
+  check(R.memPoolGetAttribute(&Unknown, 4, &Read) == cudaErrorInvalidValue &&
+            R.memPoolSetAttribute(Pool, 9, &Threshold) ==
+                cudaErrorInvalidValue &&
+            R.mallocFromPoolAsync(&Ptr, 64, &Unknown, nullptr) ==
+                cudaErrorInvalidValue,
+        11);
+  check(R.memPoolDestroy(Pool) == cudaSuccess &&
+            logHas(Lib, "hipMemPoolDestroy") &&
+            R.memPoolTrimTo(Pool, 0) == cudaErrorInvalidValue,
+        12);
+  return Failed;
+}
+
+/// Virtual memory management: each call reaches HIP with the arguments
+/// given, and an accessible mapping is a device range until it is unmapped.
+int checkVirtualMemory(const char *Lib) {
+  Runtime &R = Runtime::get();
+  int Failed = 0;
+  auto check = [&](bool Ok, int Number) {
+    if (!Ok && !Failed)
+      Failed = Number + 1;
+  };
+  check(R.virtualMemoryOnHip(), 0);
+  size_t Gran = 0;
+  check(R.vmGranularity(&Gran, 0, true) == cudaSuccess &&
+            Gran == size_t(4) << 20 &&
+            logHas(Lib, "hipMemGetAllocationGranularity type 1 location 1,0 "
+                        "option 1"),
+        1);
+  uint64_t Handle = 0;
+  size_t Bytes = size_t(4) << 20;
+  check(R.vmCreate(&Handle, Bytes, 0, 0) == cudaSuccess && Handle == 0x701 &&
+            logHas(Lib, "hipMemCreate 4194304 type 1 location 1,0 flags 0 -> "
+                        "0x701"),
+        2);
+  void *Va = nullptr;
+  check(R.vmReserve(&Va, 2 * Bytes, Bytes, nullptr, 0) == cudaSuccess && Va &&
+            logHas(Lib, "hipMemAddressReserve 8388608 align 4194304 addr "
+                        "(nil) flags 0"),
+        3);
+  char Line[128];
+  std::snprintf(Line, sizeof Line,
+                "hipMemMap %p 4194304 offset 0 handle "
+                "0x701 flags 0",
+                Va);
+  check(R.vmMap(Va, Bytes, 0, Handle, 0) == cudaSuccess && logHas(Lib, Line),
+        4);
+  VirtualAccess Access{1, 0, 3};
+  std::snprintf(Line, sizeof Line,
+                "hipMemSetAccess %p 4194304 count 1 "
+                "[location 1,0 flags 3]",
+                Va);
+  check(!R.isDeviceRange(Va, 16) &&
+            R.vmSetAccess(Va, Bytes, &Access, 1) == cudaSuccess &&
+            logHas(Lib, Line) && R.isDeviceRange(Va, Bytes) &&
+            R.free(Va) == cudaErrorInvalidValue,
+        5);
+  R.getLastError();
+  std::snprintf(Line, sizeof Line, "hipMemUnmap %p 4194304", Va);
+  check(R.vmUnmap(Va, Bytes / 2) == cudaErrorInvalidValue &&
+            R.vmUnmap(Va, Bytes) == cudaSuccess && logHas(Lib, Line) &&
+            !R.isDeviceRange(Va, 16),
+        6);
+  R.getLastError();
+  check(R.vmRelease(Handle) == cudaSuccess &&
+            logHas(Lib, "hipMemRelease 0x701") &&
+            R.vmFree(Va, 2 * Bytes) == cudaSuccess &&
+            logHas(Lib, "hipMemAddressFree 8388608"),
+        7);
+  return Failed;
+}
+
+/// Without the entry points (a library that lacks them) each operation is
+/// cudaErrorNotSupported, after the arguments are checked.
+int checkMissingEntryPoints() {
+  Runtime &R = Runtime::get();
+  int Failed = 0;
+  auto check = [&](Status Got, int Number) {
+    if (Got != cudaErrorNotSupported && !Failed) {
+      std::fprintf(stderr, "check %d: %s\n", Number, statusName(Got));
+      Failed = Number + 1;
+    }
+  };
+  registerVariables();
+  void *Addr = nullptr;
+  size_t Size = 0;
+  float Value = 1;
+  check(R.symbolAddress(ShadowCoef, &Addr, &Size), 0);
+  check(R.memcpyToSymbol(&ShadowScale, &Value, 4, 0, CopyKind::HostToDevice,
+                         nullptr, false),
+        1);
+  check(R.memcpyFromSymbol(&Value, &ShadowScale, 4, 0, CopyKind::DeviceToHost,
+                           nullptr, false),
+        2);
+  Module *M = nullptr;
+  if (R.loadModuleData(VariablesPtx, 0, "vars.ptx", &M) != cudaSuccess)
+    return 100;
+  check(R.moduleGetGlobal(M, "counter", &Addr, &Size), 3);
+  void *Ptr = nullptr, *Pool = nullptr;
+  check(R.mallocFromPoolAsync(&Ptr, 64, nullptr, nullptr), 4);
+  check(R.deviceGetDefaultMemPool(&Pool, 0), 5);
+  check(R.deviceGetMemPool(&Pool, 0), 6);
+  check(R.memPoolCreate(&Pool, MemPoolProps()), 7);
+  check(R.malloc(&Ptr, 64) == cudaSuccess ? R.freeAsync(Ptr, nullptr)
+                                          : cudaErrorUnknown,
+        8);
+  // The allocation stays when HIP could not free it.
+  if (!R.isDeviceRange(Ptr, 64) || R.free(Ptr) != cudaSuccess)
+    return 101;
+  uint64_t Handle = 0;
+  size_t Gran = 0;
+  VirtualAccess Access;
+  check(R.vmGranularity(&Gran, 0, false), 9);
+  check(R.vmCreate(&Handle, 1 << 21, 0, 0), 10);
+  check(R.vmRelease(1), 11);
+  check(R.vmReserve(&Addr, 1 << 21, 0, nullptr, 0), 12);
+  check(R.vmFree(&Value, 1 << 21), 13);
+  check(R.vmMap(&Value, 1 << 21, 0, 1, 0), 14);
+  check(R.vmSetAccess(&Value, 1 << 21, &Access, 1), 15);
+  return Failed;
+}
+
 class HipStandInTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -384,6 +706,46 @@ TEST_F(HipStandInTest, SecondProcessTakesCodeObjectFromCache) {
   EXPECT_EXIT(run(), ::testing::ExitedWithCode(0),
               "scale.ptx: code object for gfx942 loaded from the compile "
               "cache");
+}
+
+TEST_F(HipStandInTest, ModuleVariablesComeFromHipModuleGetGlobal) {
+  EXPECT_EXIT(
+      {
+        setEnvironment(STANDIN_HIP_PATH, CacheDir);
+        std::exit(checkModuleVariables(STANDIN_HIP_PATH));
+      },
+      ::testing::ExitedWithCode(0),
+      "__managed__ variable 'shared_count' is not supported on the HIP "
+      "backend");
+}
+
+TEST_F(HipStandInTest, StreamOrderedAllocationAndPoolsMapOntoHip) {
+  EXPECT_EXIT(
+      {
+        setEnvironment(STANDIN_HIP_PATH, CacheDir);
+        std::exit(checkPools(STANDIN_HIP_PATH));
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(HipStandInTest, VirtualMemoryMapsOntoHip) {
+  EXPECT_EXIT(
+      {
+        setEnvironment(STANDIN_HIP_PATH, CacheDir);
+        std::exit(checkVirtualMemory(STANDIN_HIP_PATH));
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(HipStandInTest, MissingEntryPointsAreNotSupported) {
+  EXPECT_EXIT(
+      {
+        setEnvironment(STANDIN_HIP_MINIMAL_PATH, CacheDir);
+        std::exit(checkMissingEntryPoints());
+      },
+      ::testing::ExitedWithCode(0),
+      "lacks hipModuleGetGlobal: the CUDA call that needs it is not "
+      "supported(.*\n)*[^\n]*lacks hipMemCreate");
 }
 
 } // namespace

@@ -12,7 +12,12 @@
 // up, and launches must pass their arguments the way the backend promises
 // (a parameter buffer through `extra`, or per-argument pointers for
 // cooperative launches). With STANDIN_HIP_COOPERATIVE defined it also
-// exports hipModuleLaunchCooperativeKernel, as ROCm 6 does.
+// exports hipModuleLaunchCooperativeKernel, as ROCm 6 does. Module
+// variables (hipModuleGetGlobal) are found by name and size in the code
+// object's dynamic symbol table and backed by host memory; pools,
+// stream-ordered allocation and virtual memory calls keep what they are
+// given and log it. With STANDIN_HIP_MINIMAL defined those entry points are
+// left out, as a library that lacks them would.
 //
 // Environment: STANDIN_HIP_SYNC_ERROR=N makes the next synchronisation
 // return hipError_t N once (a kernel fault as HIP reports it).
@@ -373,6 +378,233 @@ STANDIN_EXPORT int hipModuleGetFunction(void **F, void *Mod, const char *Name) {
   logf("hipModuleGetFunction %s", Name);
   return Success;
 }
+#ifndef STANDIN_HIP_MINIMAL
+namespace {
+/// The size of the dynamic symbol Name in an ELF64 image, or -1.
+long dynamicSymbolSize(const std::string &Image, const char *Name) {
+  const char *B = Image.data();
+  uint64_t ShOff;
+  uint16_t ShEntSize, ShNum;
+  std::memcpy(&ShOff, B + 0x28, 8);
+  std::memcpy(&ShEntSize, B + 0x3a, 2);
+  std::memcpy(&ShNum, B + 0x3c, 2);
+  auto field = [&](uint64_t Off, auto &V) {
+    std::memcpy(&V, B + Off, sizeof V);
+  };
+  for (uint16_t I = 0; I < ShNum; ++I) {
+    uint64_t Sh = ShOff + uint64_t(I) * ShEntSize;
+    uint32_t Type;
+    field(Sh + 4, Type);
+    if (Type != 11) // SHT_DYNSYM
+      continue;
+    uint64_t Off, Size, EntSize;
+    uint32_t Link;
+    field(Sh + 0x18, Off);
+    field(Sh + 0x20, Size);
+    field(Sh + 0x28, Link);
+    field(Sh + 0x38, EntSize);
+    uint64_t StrOff;
+    field(ShOff + uint64_t(Link) * ShEntSize + 0x18, StrOff);
+    for (uint64_t E = Off; E + EntSize <= Off + Size; E += EntSize) {
+      uint32_t NameOff;
+      uint64_t SymSize;
+      field(E, NameOff);
+      field(E + 16, SymSize);
+      if (std::strcmp(B + StrOff + NameOff, Name) == 0)
+        return long(SymSize);
+    }
+  }
+  return -1;
+}
+std::map<std::string, std::vector<char>> Globals; // "module/name" -> memory
+} // namespace
+
+STANDIN_EXPORT int hipModuleGetGlobal(void **Ptr, size_t *Bytes, void *Mod,
+                                      const char *Name) {
+  auto It = Images.find(Mod);
+  if (It == Images.end())
+    return 400;
+  long Size = dynamicSymbolSize(It->second, Name);
+  if (Size < 0) {
+    logf("hipModuleGetGlobal %s: not a dynamic symbol", Name);
+    return NotFound;
+  }
+  char Key[64];
+  std::snprintf(Key, sizeof Key, "%p/", Mod);
+  std::vector<char> &Mem = Globals[Key + std::string(Name)];
+  if (Mem.empty())
+    Mem.assign(size_t(Size) + 1, 0);
+  *Ptr = Mem.data();
+  *Bytes = size_t(Size);
+  logf("hipModuleGetGlobal %s bytes %ld", Name, Size);
+  return Success;
+}
+
+// Stream-ordered allocation and pools. A pool keeps its attributes: the
+// three reuse flags as ints, the rest as 64-bit values.
+namespace {
+struct Pool {
+  int Reuse[3] = {1, 1, 1};
+  uint64_t Values[5] = {};
+};
+Pool DefaultPool;
+Pool *CurrentPool = &DefaultPool;
+} // namespace
+
+STANDIN_EXPORT int hipMallocAsync(void **P, size_t N, void *Stream) {
+  *P = std::aligned_alloc(256, (N + 255) & ~size_t(255));
+  logf("hipMallocAsync %zu stream %p", N, Stream);
+  return *P ? Success : 2;
+}
+STANDIN_EXPORT int hipMallocFromPoolAsync(void **P, size_t N, void *Pool,
+                                          void *Stream) {
+  *P = std::aligned_alloc(256, (N + 255) & ~size_t(255));
+  logf("hipMallocFromPoolAsync %zu pool %s stream %p", N,
+       Pool == &DefaultPool ? "default" : "created", Stream);
+  return *P ? Success : 2;
+}
+STANDIN_EXPORT int hipFreeAsync(void *P, void *Stream) {
+  std::free(P);
+  logf("hipFreeAsync stream %p", Stream);
+  return Success;
+}
+STANDIN_EXPORT int hipDeviceGetDefaultMemPool(void **P, int Device) {
+  *P = &DefaultPool;
+  logf("hipDeviceGetDefaultMemPool %d", Device);
+  return Device == 0 ? Success : 101;
+}
+STANDIN_EXPORT int hipDeviceGetMemPool(void **P, int Device) {
+  *P = CurrentPool;
+  logf("hipDeviceGetMemPool %d", Device);
+  return Success;
+}
+STANDIN_EXPORT int hipDeviceSetMemPool(int Device, void *P) {
+  CurrentPool = static_cast<Pool *>(P);
+  logf("hipDeviceSetMemPool %d %s", Device,
+       P == &DefaultPool ? "default" : "created");
+  return Success;
+}
+STANDIN_EXPORT int hipMemPoolCreate(void **P, const void *Props) {
+  // hipMemPoolProps: allocType, handleTypes, location {type, id} (ints),
+  // the Win32 pointer, then maxSize (ROCm 6).
+  int Head[4];
+  uint64_t MaxSize;
+  std::memcpy(Head, Props, sizeof Head);
+  std::memcpy(&MaxSize, static_cast<const char *>(Props) + 24, 8);
+  *P = new Pool;
+  logf("hipMemPoolCreate type %d handles %d location %d,%d maxSize %llu",
+       Head[0], Head[1], Head[2], Head[3], (unsigned long long)MaxSize);
+  return Success;
+}
+STANDIN_EXPORT int hipMemPoolDestroy(void *P) {
+  if (P == &DefaultPool)
+    return InvalidValue;
+  if (CurrentPool == P)
+    CurrentPool = &DefaultPool;
+  delete static_cast<Pool *>(P);
+  logf("hipMemPoolDestroy");
+  return Success;
+}
+STANDIN_EXPORT int hipMemPoolSetAttribute(void *P, int Attr, void *Value) {
+  Pool &Q = *static_cast<Pool *>(P);
+  if (Attr >= 1 && Attr <= 3) {
+    Q.Reuse[Attr - 1] = *static_cast<int *>(Value);
+    logf("hipMemPoolSetAttribute %d int %d", Attr, Q.Reuse[Attr - 1]);
+  } else if (Attr >= 4 && Attr <= 8) {
+    std::memcpy(&Q.Values[Attr - 4], Value, 8);
+    logf("hipMemPoolSetAttribute %d u64 %llu", Attr,
+         (unsigned long long)Q.Values[Attr - 4]);
+  } else {
+    return InvalidValue;
+  }
+  return Success;
+}
+STANDIN_EXPORT int hipMemPoolGetAttribute(void *P, int Attr, void *Value) {
+  Pool &Q = *static_cast<Pool *>(P);
+  if (Attr >= 1 && Attr <= 3)
+    *static_cast<int *>(Value) = Q.Reuse[Attr - 1];
+  else if (Attr >= 4 && Attr <= 8)
+    std::memcpy(Value, &Q.Values[Attr - 4], 8);
+  else
+    return InvalidValue;
+  logf("hipMemPoolGetAttribute %d", Attr);
+  return Success;
+}
+STANDIN_EXPORT int hipMemPoolTrimTo(void *, size_t Keep) {
+  logf("hipMemPoolTrimTo %zu", Keep);
+  return Success;
+}
+
+// Virtual memory management: reservations are host memory, handles count
+// up, and each call logs its arguments.
+namespace {
+/// hipMemAllocationProp's type and location {type, id}, as text.
+std::string propText(const void *Prop) {
+  int F[4];
+  std::memcpy(F, Prop, sizeof F);
+  char B[64];
+  std::snprintf(B, sizeof B, "type %d location %d,%d", F[0], F[2], F[3]);
+  return B;
+}
+uint64_t Handles = 0;
+} // namespace
+
+STANDIN_EXPORT int hipMemGetAllocationGranularity(size_t *G, const void *Prop,
+                                                  int Option) {
+  *G = Option == 1 ? size_t(4) << 20 : size_t(64) << 10;
+  logf("hipMemGetAllocationGranularity %s option %d", propText(Prop).c_str(),
+       Option);
+  return Success;
+}
+STANDIN_EXPORT int hipMemCreate(uint64_t *Handle, size_t N, const void *Prop,
+                                unsigned long long Flags) {
+  *Handle = 0x700 + ++Handles;
+  logf("hipMemCreate %zu %s flags %llu -> 0x%llx", N, propText(Prop).c_str(),
+       Flags, (unsigned long long)*Handle);
+  return Success;
+}
+STANDIN_EXPORT int hipMemRelease(uint64_t Handle) {
+  logf("hipMemRelease 0x%llx", (unsigned long long)Handle);
+  return Success;
+}
+STANDIN_EXPORT int hipMemAddressReserve(void **P, size_t N, size_t Align,
+                                        void *Addr, unsigned long long Flags) {
+  *P = std::aligned_alloc(size_t(64) << 10, N);
+  logf("hipMemAddressReserve %zu align %zu addr %p flags %llu", N, Align, Addr,
+       Flags);
+  return *P ? Success : 2;
+}
+STANDIN_EXPORT int hipMemAddressFree(void *P, size_t N) {
+  std::free(P);
+  logf("hipMemAddressFree %zu", N);
+  return Success;
+}
+STANDIN_EXPORT int hipMemMap(void *P, size_t N, size_t Offset, uint64_t Handle,
+                             unsigned long long Flags) {
+  logf("hipMemMap %p %zu offset %zu handle 0x%llx flags %llu", P, N, Offset,
+       (unsigned long long)Handle, Flags);
+  return Success;
+}
+STANDIN_EXPORT int hipMemUnmap(void *P, size_t N) {
+  logf("hipMemUnmap %p %zu", P, N);
+  return Success;
+}
+STANDIN_EXPORT int hipMemSetAccess(void *P, size_t N, const void *Desc,
+                                   size_t Count) {
+  // hipMemAccessDesc: location {type, id}, flags (three ints).
+  std::string D;
+  for (size_t I = 0; I < Count; ++I) {
+    int F[3];
+    std::memcpy(F, static_cast<const char *>(Desc) + 12 * I, sizeof F);
+    char B[48];
+    std::snprintf(B, sizeof B, " [location %d,%d flags %d]", F[0], F[1], F[2]);
+    D += B;
+  }
+  logf("hipMemSetAccess %p %zu count %zu%s", P, N, Count, D.c_str());
+  return Success;
+}
+#endif
+
 STANDIN_EXPORT int hipModuleLaunchKernel(void *F, unsigned GX, unsigned GY,
                                          unsigned GZ, unsigned BX, unsigned BY,
                                          unsigned BZ, unsigned Shared,

@@ -96,6 +96,14 @@ struct MemPoolProps {
   size_t MaxSize = 0;   // 0: no limit
 };
 
+/// One entry of cuMemSetAccess (CUmemAccessDesc): who may access a mapped
+/// range, and how.
+struct VirtualAccess {
+  int LocationType = 1; // CU_MEM_LOCATION_TYPE_DEVICE
+  int LocationId = 0;
+  int Flags = 0; // CU_MEM_ACCESS_FLAGS_PROT_NONE 0, _READ 1, _READWRITE 3
+};
+
 /// cudaFuncAttributes' facts about one kernel (cudaFuncGetAttributes).
 struct KernelAttributes {
   size_t StaticSharedBytes = 0;
@@ -209,10 +217,12 @@ public:
   Status moduleGetFunction(Module *M, const char *Name, Kernel **Out);
   /// The address and size of M's module-scope `.global` or `.const` variable
   /// Name (cuModuleGetGlobal); either output may be null.
-  /// cudaErrorSymbolNotFound when M defines no such variable,
-  /// cudaErrorNotSupported on the HIP backend.
+  /// cudaErrorSymbolNotFound when M defines no such variable. Managed asks
+  /// for a `__managed__` variable's storage, which the host dereferences
+  /// (cuLibraryGetManaged): cudaErrorNotSupported on the HIP backend, where
+  /// the variable lives in device memory.
   Status moduleGetGlobal(Module *M, const char *Name, void **DevPtr,
-                         size_t *Size);
+                         size_t *Size, bool Managed = false);
   /// Forgets a module loadModuleData returned: its handle and its kernels'
   /// handles are rejected from then on (cudaErrorInvalidResourceHandle).
   Status unloadModule(Module *M);
@@ -284,7 +294,8 @@ public:
   /// Makes host memory mapped elsewhere (the driver's virtual memory
   /// management) a device range that copies, memsets and memcheck accept,
   /// until unregisterDeviceRange. Only where the device reads host memory
-  /// (the CPU backend); cudaErrorNotSupported otherwise, and
+  /// (the CPU backend) or for HIP's virtual memory mappings (the HIP
+  /// backend); cudaErrorNotSupported otherwise, and
   /// cudaErrorInvalidValue for a range that overlaps an allocation.
   Status registerDeviceRange(void *Base, size_t Bytes);
   Status unregisterDeviceRange(void *Base);
@@ -348,6 +359,25 @@ public:
   Status memPoolSetAttribute(void *Pool, int Attr, const void *Value);
   Status memPoolGetAttribute(void *Pool, int Attr, void *Value);
   Status memPoolTrimTo(void *Pool, size_t MinBytesToKeep);
+
+  // Virtual memory management (cuMemCreate and its family) on the HIP
+  // backend, where it is HIP's (VirtualMemory.cpp): a range that cuMemSet-
+  // Access makes accessible is a device range until it is unmapped. Where
+  // the device reads host memory libcuda maps host memory itself, and these
+  // answer cudaErrorNotSupported. Arguments are checked by the caller.
+  bool virtualMemoryOnHip();
+  Status vmCreate(uint64_t *Handle, size_t Bytes, int Device,
+                  unsigned long long Flags);
+  Status vmRelease(uint64_t Handle);
+  Status vmReserve(void **Ptr, size_t Bytes, size_t Alignment, void *Addr,
+                   unsigned long long Flags);
+  Status vmFree(void *Ptr, size_t Bytes);
+  Status vmMap(void *Ptr, size_t Bytes, size_t Offset, uint64_t Handle,
+               unsigned long long Flags);
+  Status vmUnmap(void *Ptr, size_t Bytes);
+  Status vmSetAccess(void *Ptr, size_t Bytes, const VirtualAccess *Desc,
+                     size_t Count);
+  Status vmGranularity(size_t *Granularity, int Device, bool Recommended);
 
   // --- streams and events ----------------------------------------------------
   // Stream arguments are cudaStream_t values: nullptr and cudaStreamLegacy

@@ -1,0 +1,40 @@
+// The bfloat16 types of cuda_bf16.h for HIP versions before 5.7, which have no
+// hip_bf16.h: a 16-bit storage type converted through float with
+// round-to-nearest-even, as CUDA's __float2bfloat16 does.
+struct __hip_bfloat16 {
+  unsigned short x;
+};
+struct __hip_bfloat162 {
+  __hip_bfloat16 x, y;
+};
+__host__ __device__ inline float __bfloat162float(__hip_bfloat16 B) {
+  unsigned int Bits = (unsigned int)B.x << 16;
+  float F;
+  __builtin_memcpy(&F, &Bits, sizeof(F));
+  return F;
+}
+__host__ __device__ inline __hip_bfloat16 __float2bfloat16(float F) {
+  unsigned int Bits;
+  __builtin_memcpy(&Bits, &F, sizeof(Bits));
+  __hip_bfloat16 B;
+  if ((Bits & 0x7fffffffu) > 0x7f800000u) { // NaN: keep it quiet and a NaN
+    B.x = (unsigned short)((Bits >> 16) | 0x40);
+    return B;
+  }
+  Bits += 0x7fffu + ((Bits >> 16) & 1u);
+  B.x = (unsigned short)(Bits >> 16);
+  return B;
+}
+__host__ __device__ inline __hip_bfloat16 __float2bfloat16_rn(float F) {
+  return __float2bfloat16(F);
+}
+__host__ __device__ inline float2 __bfloat1622float2(__hip_bfloat162 V) {
+  return make_float2(__bfloat162float(V.x), __bfloat162float(V.y));
+}
+__host__ __device__ inline __hip_bfloat162 __floats2bfloat162_rn(float A,
+                                                                 float B) {
+  __hip_bfloat162 V;
+  V.x = __float2bfloat16(A);
+  V.y = __float2bfloat16(B);
+  return V;
+}

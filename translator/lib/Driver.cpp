@@ -190,6 +190,11 @@ public:
     std::call_once(E->Once, [&] {
       std::string Why;
       E->Ok = buildCudaPch(Args, E->Path, Why);
+      if (!E->Ok)
+        std::fprintf(stderr,
+                     "cuhip translate: note: %s; parsing each file with the "
+                     "headers instead\n",
+                     Why.c_str());
     });
     return E->Ok ? E->Path : std::string();
   }

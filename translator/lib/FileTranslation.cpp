@@ -682,12 +682,26 @@ bool buildCudaPch(const std::vector<std::string> &Args, const std::string &Out,
       new FileManager(FileSystemOptions()));
   tooling::ToolInvocation Inv(Cmd, std::make_unique<GeneratePCHAction>(),
                               Files.get());
-  IgnoringDiagConsumer Quiet;
-  Inv.setDiagnosticConsumer(&Quiet);
+  /// Keeps the first error, for the message.
+  struct FirstError : DiagnosticConsumer {
+    std::string Text;
+    void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                          const clang::Diagnostic &Info) override {
+      DiagnosticConsumer::HandleDiagnostic(Level, Info);
+      if (Level >= DiagnosticsEngine::Error && Text.empty()) {
+        llvm::SmallString<256> Msg;
+        Info.FormatDiagnostic(Msg);
+        Text = Msg.str().str();
+      }
+    }
+  } Errors;
+  Inv.setDiagnosticConsumer(&Errors);
+  // The PCH names its (empty) input file, which must stay while it is used;
+  // the caller's directory goes away with both.
   bool OK = Inv.run() && llvm::sys::fs::exists(Out);
-  llvm::sys::fs::remove(Input);
   if (!OK)
-    Why = "Clang could not precompile the CUDA headers";
+    Why = "Clang could not precompile the CUDA headers" +
+          (Errors.Text.empty() ? std::string() : ": " + Errors.Text);
   return OK;
 }
 

@@ -69,8 +69,13 @@ __device__ inline unsigned __match_any_sync(unsigned long long Mask, T Value) {
   unsigned Same = 0;
   for (int Lane = 0; Lane < 32; ++Lane) {
     T Other = __shfl(Value, Lane, 32);
-    if ((Members >> Lane & 1u) &&
-        !__builtin_memcmp(&Other, &Value, sizeof(T)))
+    // CUDA compares the bits (a NaN matches itself).
+    const unsigned char *A = (const unsigned char *)&Other;
+    const unsigned char *B = (const unsigned char *)&Value;
+    bool Equal = true;
+    for (unsigned I = 0; I < sizeof(T); ++I)
+      Equal &= A[I] == B[I];
+    if ((Members >> Lane & 1u) && Equal)
       Same |= 1u << Lane;
   }
   return Same;

@@ -25,6 +25,10 @@ IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 HEADER = re.compile(r"^[A-Za-z0-9_./+-]+$")
 VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
+# version_code() of "never": no HIP release has the name (Mapping.h's
+# NeverSince), so its compat snippet is always inserted.
+NEVER = 9999
+
 Row = collections.namedtuple("Row", COLUMNS + ("family", "file", "line"))
 
 
@@ -73,8 +77,12 @@ def read_tables(directory, compat_dir):
             if r.status == "unsupported" and r.note == "-":
                 errors.append("%s: an unsupported row needs a note saying why"
                               % where)
-            if r.since != "-" and not VERSION.match(r.since):
-                errors.append("%s: since '%s' is not X.Y" % (where, r.since))
+            if r.since not in ("-", "never") and not VERSION.match(r.since):
+                errors.append("%s: since '%s' is not X.Y, - or never"
+                              % (where, r.since))
+            if r.since == "never" and r.compat == "-":
+                errors.append("%s: a name no HIP has (since never) needs a "
+                              "compat snippet, or status unsupported" % where)
             if r.compat != "-":
                 if not os.path.exists(os.path.join(compat_dir, r.compat + ".h")):
                     errors.append("%s: no compat snippet %s.h in %s"
@@ -116,6 +124,8 @@ def c_string(s):
 def version_code(v):
     if v == "-":
         return 0
+    if v == "never":
+        return NEVER
     major, minor = VERSION.match(v).groups()
     return int(major) * 100 + int(minor)
 

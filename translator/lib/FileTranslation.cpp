@@ -436,11 +436,16 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
     if (Buf.contains(Guard) || Block.find(Guard) != std::string::npos)
       continue; // already there: translating again adds nothing
     llvm::StringRef Text = compatSnippet(M->Compat);
-    Block += "// cuhip: " + M->Compat.str() + ", for HIP before " +
-             HipVersion{M->Since / 100, M->Since % 100}.str() + "\n";
-    Block += "#if HIP_VERSION < " +
-             std::to_string(hipVersionMacroValue(M->Since)) +
-             " && !defined(" + Guard + ")\n#define " + Guard + "\n";
+    if (M->Since == NeverSince) {
+      Block += "// cuhip: " + M->Compat.str() + ", which HIP does not have\n";
+      Block += "#if !defined(" + Guard + ")\n#define " + Guard + "\n";
+    } else {
+      Block += "// cuhip: " + M->Compat.str() + ", for HIP before " +
+               HipVersion{M->Since / 100, M->Since % 100}.str() + "\n";
+      Block += "#if HIP_VERSION < " +
+               std::to_string(hipVersionMacroValue(M->Since)) +
+               " && !defined(" + Guard + ")\n#define " + Guard + "\n";
+    }
     Block += Text.str();
     if (!Text.ends_with("\n"))
       Block += "\n";

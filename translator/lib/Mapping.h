@@ -52,6 +52,10 @@ llvm::ArrayRef<Mapping> allMappings();
 /// The text of compat snippet Name (translator/compat/Name.h), or empty.
 llvm::StringRef compatSnippet(llvm::StringRef Name);
 
+/// Mapping::Since of a name no HIP release has (`since` is `never`): its
+/// compat snippet stands in for every target.
+constexpr unsigned NeverSince = 9999;
+
 /// The HIP_VERSION value of the first release of Since (X.Y.0).
 inline unsigned long hipVersionMacroValue(unsigned Since) {
   return (Since / 100) * 10000000ul + (Since % 100) * 100000ul;

@@ -30,6 +30,8 @@ protected:
 std::unique_ptr<Rule> createShadowedNameRule(TranslationContext &Ctx);
 std::unique_ptr<Rule> createKernelLaunchRule(TranslationContext &Ctx);
 std::unique_ptr<Rule> createUnmappedReferenceRule(TranslationContext &Ctx);
+std::unique_ptr<Rule> createWarpSizeRule(TranslationContext &Ctx);
+std::unique_ptr<Rule> createInlineAsmRule(TranslationContext &Ctx);
 
 /// Every rule family, for one translation.
 std::vector<std::unique_ptr<Rule>> createRules(TranslationContext &Ctx);

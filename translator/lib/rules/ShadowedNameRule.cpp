@@ -39,6 +39,10 @@ public:
     if (SM.isInSystemHeader(D->getCanonicalDecl()->getLocation()))
       return; // a redeclaration of the CUDA headers' own name
     Ctx.addShadowedName(II->getName());
+    // A name HIP spells the same way (a math function's, say) is not at
+    // stake: it is kept either way, so only its compat and counting stop.
+    if (lookupIdentifier(II->getName())->Hip == II->getName())
+      return;
     Ctx.report(D->getLocation(), Severity::Note,
                "'" + II->getName() +
                    "' is declared by this project, so it keeps its name "

@@ -22,6 +22,8 @@ KINDS = ("function", "type", "enumerator", "macro", "device", "namespace",
 STATUSES = ("supported", "unsupported")
 COLUMNS = ("cuda", "hip", "kind", "status", "since", "compat", "note")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# A HIP name may be qualified (a compat definition in cuhip's namespace).
+QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$")
 HEADER = re.compile(r"^[A-Za-z0-9_./+-]+$")
 VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
@@ -72,7 +74,8 @@ def read_tables(directory, compat_dir):
                               % (where, r.status, ", ".join(STATUSES)))
             if r.status == "supported" and r.hip == "-" and r.kind != "header":
                 errors.append("%s: a supported row needs a HIP name" % where)
-            if r.hip != "-" and not pattern.match(r.hip):
+            hip_pattern = HEADER if r.kind == "header" else QUALIFIED
+            if r.hip != "-" and not hip_pattern.match(r.hip):
                 errors.append("%s: '%s' is not a valid HIP name" % (where, r.hip))
             if r.status == "unsupported" and r.note == "-":
                 errors.append("%s: an unsupported row needs a note saying why"

@@ -30,6 +30,7 @@ protected:
 std::unique_ptr<Rule> createShadowedNameRule(TranslationContext &Ctx);
 std::unique_ptr<Rule> createKernelLaunchRule(TranslationContext &Ctx);
 std::unique_ptr<Rule> createUnmappedReferenceRule(TranslationContext &Ctx);
+std::unique_ptr<Rule> createTileMemberRule(TranslationContext &Ctx);
 std::unique_ptr<Rule> createWarpSizeRule(TranslationContext &Ctx);
 std::unique_ptr<Rule> createInlineAsmRule(TranslationContext &Ctx);
 

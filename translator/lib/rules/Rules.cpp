@@ -8,6 +8,7 @@ std::vector<std::unique_ptr<Rule>> createRules(TranslationContext &Ctx) {
   Rules.push_back(createShadowedNameRule(Ctx));
   Rules.push_back(createKernelLaunchRule(Ctx));
   Rules.push_back(createUnmappedReferenceRule(Ctx));
+  Rules.push_back(createTileMemberRule(Ctx));
   Rules.push_back(createWarpSizeRule(Ctx));
   Rules.push_back(createInlineAsmRule(Ctx));
   return Rules;

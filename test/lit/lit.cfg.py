@@ -26,6 +26,13 @@ if config.cuda_path and os.path.exists(os.path.join(config.cuda_path, "include",
 if os.path.exists("/usr/include/hip/hip_runtime.h") and config.hipcc:
     config.available_features.add("hipcc")
     config.substitutions.append(("%hipcc", config.hipcc))
+# HIP libraries whose headers Debian ships (libhiprand-dev with
+# librocrand-dev, libhipsparse-dev): tests that compile translated library
+# code need them.
+for lib, headers in (("hiprand", ("hiprand/hiprand.h", "rocrand/rocrand.h")),
+                     ("hipsparse", ("hipsparse/hipsparse.h",))):
+    if all(os.path.exists(os.path.join("/usr/include", h)) for h in headers):
+        config.available_features.add(lib)
 if config.nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))

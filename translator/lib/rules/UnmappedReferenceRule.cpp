@@ -5,8 +5,10 @@
 // compiler unchanged and fail there, so it is reported here, once per name
 // and line, with the header that declares it: the user learns exactly what
 // is left to do. Only the toolkit's include directory counts (Clang's CUDA
-// wrapper headers are not the toolkit), and names in namespace std are the
-// C++ library's.
+// wrapper headers are not the toolkit), names in namespace std are the
+// C++ library's, and names inside a namespace that a `namespace` row maps
+// (cub to hipcub, thrust to itself) are the HIP library's too: that library
+// declares the same names, so renaming the namespace is the whole mapping.
 //
 //===----------------------------------------------------------------------===//
 #include "../Rules.h"
@@ -45,7 +47,8 @@ public:
     SourceLocation DeclLoc = SM.getFileLoc(D->getLocation());
     llvm::StringRef DeclFile = SM.getFilename(DeclLoc);
     std::string Header;
-    if (!fromCudaToolkit(DeclFile, Header) || D->isInStdNamespace())
+    if (!fromCudaToolkit(DeclFile, Header) || D->isInStdNamespace() ||
+        inMappedNamespace(D))
       return;
     PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(Loc));
     if (!Seen.insert({II->getName().str(), P.isValid() ? P.getLine() : 0})
@@ -60,6 +63,20 @@ public:
   }
 
 private:
+  /// Is D declared inside a namespace (at any depth, e.g. past CCCL's inline
+  /// ABI namespaces) whose name has a supported `namespace` row?
+  static bool inMappedNamespace(const NamedDecl *D) {
+    for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent()) {
+      const auto *NS = dyn_cast<NamespaceDecl>(C);
+      if (!NS || !NS->getIdentifier())
+        continue;
+      const Mapping *M = lookupIdentifier(NS->getName());
+      if (M && M->Kind == MappingKind::Namespace && M->supported())
+        return true;
+    }
+    return false;
+  }
+
   /// Is File one of the toolkit's headers (not clang's resource directory)?
   /// Header receives its path below include/.
   bool fromCudaToolkit(llvm::StringRef File, std::string &Header) {

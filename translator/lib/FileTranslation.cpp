@@ -391,6 +391,10 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
                       "'" + Name + "' has no HIP counterpart: " + M->Note,
                       "unsupported");
           count(M->Family, false);
+          // The name stays; its compat definition (an implementation on
+          // HIP, or a stub that fails at run time) keeps the file compiling.
+          if (!M->Compat.empty())
+            NeedCompat(*M);
         } else {
           if (M->Hip != Name)
             AddEdit(Off, Tok.getLength(), M->Hip.str());
@@ -436,11 +440,17 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
     if (Buf.contains(Guard) || Block.find(Guard) != std::string::npos)
       continue; // already there: translating again adds nothing
     llvm::StringRef Text = compatSnippet(M->Compat);
-    Block += "// cuhip: " + M->Compat.str() + ", for HIP before " +
-             HipVersion{M->Since / 100, M->Since % 100}.str() + "\n";
-    Block += "#if HIP_VERSION < " +
-             std::to_string(hipVersionMacroValue(M->Since)) +
-             " && !defined(" + Guard + ")\n#define " + Guard + "\n";
+    if (M->Since == 0) {
+      // A CUDA name no HIP version has: defined for every version.
+      Block += "// cuhip: " + M->Compat.str() + ", not in any HIP\n";
+      Block += "#if !defined(" + Guard + ")\n#define " + Guard + "\n";
+    } else {
+      Block += "// cuhip: " + M->Compat.str() + ", for HIP before " +
+               HipVersion{M->Since / 100, M->Since % 100}.str() + "\n";
+      Block += "#if HIP_VERSION < " +
+               std::to_string(hipVersionMacroValue(M->Since)) +
+               " && !defined(" + Guard + ")\n#define " + Guard + "\n";
+    }
     Block += Text.str();
     if (!Text.ends_with("\n"))
       Block += "\n";

@@ -384,7 +384,12 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
     if (Tok.is(tok::raw_identifier)) {
       llvm::StringRef Name = Tok.getRawIdentifier();
       bool Member = Prev.isOneOf(tok::period, tok::arrow);
-      const Mapping *M = Member ? nullptr : lookupIdentifier(Name);
+      const Mapping *M = lookupIdentifier(Name);
+      // A name after '.' or '->' is a member, except a type after '->':
+      // that is a trailing return type ('[](...) -> cudaError_t').
+      if (M && Member &&
+          !(Prev.is(tok::arrow) && M->Kind == MappingKind::Type))
+        M = nullptr;
       if (M && !Shadowed.contains(Name)) {
         if (!M->supported()) {
           addFileDiag(Path, Buf, Off, Severity::Warning,

@@ -2,7 +2,7 @@
 // spelled: in code, in macro definitions and in #if branches the current
 // configuration does not take. Comments and strings are not touched.
 // REQUIRES: cuda-headers
-// RUN: %cuhip translate %s --hip-version 6.2 --cuda-path %cuda_path -- -DUSE_ASYNC 2>%t.err | FileCheck %s
+// RUN: %cuhip translate %s --hip-version 6.2 --cuda-path %cuda_path -- -DUSE_ASYNC 2>%t.err | FileCheck --match-full-lines %s
 // RUN: FileCheck --check-prefix=DIAG --allow-empty %s < %t.err
 
 #include <cuda_runtime.h>

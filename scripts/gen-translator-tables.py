@@ -90,9 +90,16 @@ def read_tables(directory, compat_dir):
                 if not os.path.exists(os.path.join(compat_dir, r.compat + ".h")):
                     errors.append("%s: no compat snippet %s.h in %s"
                                   % (where, r.compat, compat_dir))
-                if r.since == "-":
+                # An unsupported row's snippet defines the CUDA name itself
+                # (no HIP version has it); a supported row's stands in for
+                # the HIP name in versions before `since`.
+                if r.since == "-" and r.status == "supported":
                     errors.append("%s: a compat snippet needs the HIP version "
                                   "it stands in for (since)" % where)
+                if r.status == "unsupported" and r.hip != r.cuda:
+                    errors.append("%s: an unsupported row with a compat "
+                                  "snippet keeps its CUDA name (hip = cuda)"
+                                  % where)
             rows.append(r)
         if not header_seen:
             errors.append("%s: no column header row" % path)

@@ -384,13 +384,22 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
     if (Tok.is(tok::raw_identifier)) {
       llvm::StringRef Name = Tok.getRawIdentifier();
       bool Member = Prev.isOneOf(tok::period, tok::arrow);
-      const Mapping *M = Member ? nullptr : lookupIdentifier(Name);
+      const Mapping *M = lookupIdentifier(Name);
+      // A name after '.' or '->' is a member, except a type after '->':
+      // that is a trailing return type ('[](...) -> cudaError_t').
+      if (M && Member &&
+          !(Prev.is(tok::arrow) && M->Kind == MappingKind::Type))
+        M = nullptr;
       if (M && !Shadowed.contains(Name)) {
         if (!M->supported()) {
           addFileDiag(Path, Buf, Off, Severity::Warning,
                       "'" + Name + "' has no HIP counterpart: " + M->Note,
                       "unsupported");
           count(M->Family, false);
+          // The name stays; its compat definition (an implementation on
+          // HIP, or a stub that fails at run time) keeps the file compiling.
+          if (!M->Compat.empty())
+            NeedCompat(*M);
         } else {
           if (M->Hip != Name)
             AddEdit(Off, Tok.getLength(), M->Hip.str());
@@ -436,7 +445,9 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
     if (Buf.contains(Guard) || Block.find(Guard) != std::string::npos)
       continue; // already there: translating again adds nothing
     llvm::StringRef Text = compatSnippet(M->Compat);
-    if (M->Since == NeverSince) {
+    if (M->Since == NeverSince || M->Since == 0) {
+      // A name no HIP version has (`since` never), or the compat
+      // definition of an unsupported CUDA name: for every version.
       Block += "// cuhip: " + M->Compat.str() + ", which HIP does not have\n";
       Block += "#if !defined(" + Guard + ")\n#define " + Guard + "\n";
     } else {

@@ -4,7 +4,7 @@
 // CHECK lines are anchored at the start of a line so that they cannot match
 // themselves (comments are copied unchanged into the output).
 // REQUIRES: cuda-headers
-// RUN: %cuhip translate %s --hip-version 6.2 --cuda-path %cuda_path -- -DUSE_ASYNC 2>%t.err | FileCheck %s
+// RUN: %cuhip translate %s --hip-version 6.2 --cuda-path %cuda_path -- -DUSE_ASYNC 2>%t.err | FileCheck --match-full-lines %s
 // RUN: FileCheck --check-prefix=DIAG --allow-empty %s < %t.err
 
 #include <cuda_runtime.h>

@@ -10,7 +10,7 @@
 
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_runtime.h>
-// CHECK-NEXT: // cuhip: cudart_cb, not in any HIP
+// CHECK-NEXT: // cuhip: cudart_cb, which HIP does not have
 // CHECK-NEXT: #if !defined(CUHIP_COMPAT_{{CUDART}}_CB)
 // CHECK: #ifndef CUDART_CB
 // CHECK-NEXT: #define CUDART_CB

@@ -13,7 +13,7 @@
 // HIP52-NEXT: #if HIP_VERSION < 50400000 && !defined(CUHIP_COMPAT_{{DRV}}_ERROR)
 // HIP52: inline hipError_t hipDrvGetErrorName(hipError_t Error, const char **Str) {
 // HIP62-NOT: drv_error
-// CHECK: // cuhip: cu_link, not in any HIP
+// CHECK: // cuhip: cu_link, which HIP does not have
 // CHECK-NEXT: #if !defined(CUHIP_COMPAT_{{CU}}_LINK)
 // CHECK: inline hipError_t cuLinkDestroy(CUlinkState) { return hipErrorNotSupported; }
 

@@ -162,6 +162,11 @@ bool TranslationContext::replace(CharSourceRange Range, llvm::StringRef Text) {
   FileState *S2 = stateForLoc(File.getEnd(), End);
   if (!S || S != S2 || End < Begin)
     return false;
+  // A rule matching in a template and in each of its instantiations asks
+  // for the same edit at the same place several times; it is made once.
+  for (const Edit &E : S->Edits)
+    if (E.Offset == Begin && E.Length == End - Begin && E.Text == Text)
+      return true;
   S->Edits.push_back({Begin, End - Begin, Text.str(), NextOrder++});
   return true;
 }
@@ -419,7 +424,10 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
   // leading includes, where everything they use is declared.
   bool IsCudaSource = !S.IsHeader;
   std::string Prologue;
-  if ((!Layout.HasHipRuntime && (IsCudaSource || !S.Compat.empty())) ||
+  // A file with no code and no includes (e.g. empty) needs nothing.
+  bool Blank = !Layout.SeenCode && Layout.FirstInclude == ~0u;
+  if ((!Layout.HasHipRuntime && !Blank &&
+       (IsCudaSource || !S.Compat.empty())) ||
       Layout.FirstHipBeforeRuntime != ~0u)
     Prologue = "#include <hip/hip_runtime.h>\n";
   if (!Prologue.empty()) {
@@ -628,11 +636,25 @@ FileResult translateOne(const std::string &Input,
   FileResult Result;
   Result.Input = Input;
   Result.Stats.Files = 1;
-  if (!llvm::sys::fs::exists(Input)) {
+  auto Refuse = [&](const std::string &Why) {
     Result.Failed = true;
     Result.Diags.push_back({Input, 0, 0, Severity::Error,
-                            "no such file", "io"});
+                            Why + "; nothing was written", "io"});
     return Result;
+  };
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(Input, St) || !llvm::sys::fs::exists(St))
+    return Refuse("no such file");
+  if (llvm::sys::fs::is_directory(St))
+    return Refuse("is a directory; give the source files in it");
+  {
+    auto Buf = llvm::MemoryBuffer::getFile(Input);
+    if (!Buf)
+      return Refuse("cannot read: " + Buf.getError().message());
+    // Source text has no NUL bytes; anything with one is a binary file
+    // that a rewrite would only damage.
+    if ((*Buf)->getBuffer().contains('\0'))
+      return Refuse("not a text file (it contains NUL bytes)");
   }
   bool PchRejected = false;
   bool Ran = runInvocation(Input, Args, PchPath, Config, Result, PchRejected);

@@ -123,7 +123,10 @@ std::vector<std::string> cudaParseArgs(const std::string &CudaPath,
       // nvcc adds CCCL's directory itself; cooperative_groups.h needs it.
       "-isystem", CudaPath + "/include/cccl", "-std=c++17",
       // Parse as much as possible: errors are reported, not fatal.
-      "-ferror-limit=0", "-Wno-everything"};
+      "-ferror-limit=0", "-Wno-everything",
+      // Parse errors are reported by cuhip as warnings; this keeps Clang's
+      // own "N errors generated" summary off stderr.
+      "-fno-caret-diagnostics"};
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
   return Args;
 }

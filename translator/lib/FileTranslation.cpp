@@ -582,6 +582,10 @@ protected:
                                                  llvm::StringRef) override {
     Ctx.begin(CI);
     Began = true;
+    // A missing include is a fatal error to Clang, which then keeps quiet
+    // about everything after it and stops instantiating templates; as a
+    // plain error, the rest of the file is parsed and reported as usual.
+    CI.getDiagnostics().setFatalsAsError(true);
     Rules = createRules(Ctx);
     for (auto &R : Rules)
       R->registerMatchers(Finder);

@@ -18,6 +18,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -505,18 +507,11 @@ void TranslationContext::finish() {
   // the order they were entered.
   std::vector<FileID> Order;
   Order.push_back(SM->getMainFileID());
-  if (options().LocalHeaders) {
-    std::vector<FileID> Headers;
-    for (auto It = SM->fileinfo_begin(), E = SM->fileinfo_end(); It != E;
-         ++It) {
-      FileID FID = SM->translateFile(It->first);
-      if (FID.isValid() && FID != SM->getMainFileID())
-        Headers.push_back(FID);
-    }
-    // In the order they were entered, which is the include order.
-    std::sort(Headers.begin(), Headers.end());
-    Order.insert(Order.end(), Headers.begin(), Headers.end());
-  }
+  if (options().LocalHeaders)
+    for (FileID FID : Entered)
+      if (FID != SM->getMainFileID() &&
+          std::find(Order.begin(), Order.end(), FID) == Order.end())
+        Order.push_back(FID);
   for (FileID FID : Order) {
     FileState *S = stateFor(FID);
     if (!S)
@@ -573,6 +568,48 @@ private:
   FileResult &Result;
 };
 
+/// Runs the rules' matchers over the declarations of this translation unit
+/// that are not in system headers. The CUDA and C++ headers are most of the
+/// AST, and with a precompiled header every declaration visited there would
+/// also have to be read back from it; the user's code is all that rules
+/// look at, templates and their instantiations included.
+class UserCodeConsumer : public ASTConsumer {
+public:
+  UserCodeConsumer(clang::ast_matchers::MatchFinder &Finder,
+                   const SourceManager &SM)
+      : Finder(Finder), SM(SM) {}
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+        Decls.push_back(D);
+    return true;
+  }
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Context.setTraversalScope(Decls);
+    Finder.matchAST(Context);
+  }
+
+private:
+  clang::ast_matchers::MatchFinder &Finder;
+  const SourceManager &SM;
+  std::vector<Decl *> Decls;
+};
+
+/// Tells the context which files the preprocessor lexes, in order.
+class EnteredFiles : public PPCallbacks {
+public:
+  explicit EnteredFiles(TranslationContext &Ctx) : Ctx(Ctx) {}
+  void LexedFileChanged(FileID FID, LexedFileChangeReason Reason,
+                        SrcMgr::CharacteristicKind, FileID,
+                        SourceLocation) override {
+    if (Reason == LexedFileChangeReason::EnterFile && FID.isValid())
+      Ctx.enteredFile(FID);
+  }
+
+private:
+  TranslationContext &Ctx;
+};
+
 class TranslateAction : public ASTFrontendAction {
 public:
   explicit TranslateAction(TranslationContext &Ctx) : Ctx(Ctx) {}
@@ -586,10 +623,11 @@ protected:
     // about everything after it and stops instantiating templates; as a
     // plain error, the rest of the file is parsed and reported as usual.
     CI.getDiagnostics().setFatalsAsError(true);
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<EnteredFiles>(Ctx));
     Rules = createRules(Ctx);
     for (auto &R : Rules)
       R->registerMatchers(Finder);
-    return Finder.newASTConsumer();
+    return std::make_unique<UserCodeConsumer>(Finder, CI.getSourceManager());
   }
   void EndSourceFileAction() override {
     if (Began)
@@ -669,6 +707,10 @@ FileResult translateOne(const std::string &Input,
     Result.Input = Input;
     Result.Stats.Files = 1;
     Ran = runInvocation(Input, Args, "", Config, Result, PchRejected);
+    Result.Diags.push_back({Input, 0, 0, Severity::Note,
+                            "the shared precompiled CUDA headers did not fit "
+                            "this file's flags; it was parsed on its own",
+                            "pch"});
   }
   if (!Ran || Result.Files.empty()) {
     Result.Failed = true;
@@ -710,8 +752,10 @@ bool buildCudaPch(const std::vector<std::string> &Args, const std::string &Out,
                               Files.get());
   IgnoringDiagConsumer Quiet;
   Inv.setDiagnosticConsumer(&Quiet);
+  // The input stays: the precompiled header refers to it, and Clang
+  // rejects the header when it is gone. It lives in the header's directory,
+  // which goes when the run ends.
   bool OK = Inv.run() && llvm::sys::fs::exists(Out);
-  llvm::sys::fs::remove(Input);
   if (!OK)
     Why = "Clang could not precompile the CUDA headers";
   return OK;

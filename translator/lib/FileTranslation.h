@@ -133,6 +133,9 @@ public:
   // Used by the driver of one translation (FileTranslation.cpp).
   void begin(clang::CompilerInstance &CI);
   void finish();
+  /// The preprocessor entered FID (a file it lexes, not one read from a
+  /// precompiled header); headers are translated in this order.
+  void enteredFile(clang::FileID FID) { Entered.push_back(FID); }
 
 private:
   struct FileState {
@@ -156,6 +159,7 @@ private:
   std::map<unsigned, FileState> Files; // by FileID hash
   std::map<unsigned, bool> Decided;    // FileID hash -> translated?
   llvm::StringSet<> Shadowed;
+  std::vector<clang::FileID> Entered;
   unsigned NextOrder = 0;
 };
 

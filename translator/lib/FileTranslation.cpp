@@ -736,6 +736,12 @@ bool buildCudaPch(const std::vector<std::string> &Args, const std::string &Out,
       Why = "cannot write " + Input + ": " + EC.message();
       return false;
     }
+    // Besides what Clang includes implicitly in CUDA mode, the headers CUDA
+    // code includes most; each is guarded, so a file's own #include of one
+    // is then a no-op.
+    OS << "#include <cuda_runtime.h>\n#include <vector>\n#include <cstdio>\n"
+          "#include <cstdlib>\n#include <cmath>\n#include <cstring>\n"
+          "#include <algorithm>\n";
   }
   std::vector<std::string> Cmd;
   Cmd.push_back(clangExecutable());

@@ -171,7 +171,8 @@ FileResult translateOne(const std::string &Input,
                         const TranslationConfig &Config);
 
 /// Builds the precompiled header of everything Clang includes implicitly
-/// in CUDA mode, for Args; false (and Why) if that fails.
+/// in CUDA mode plus the most common CUDA and C++ headers, for Args; false
+/// (and Why) if that fails.
 bool buildCudaPch(const std::vector<std::string> &Args, const std::string &Out,
                   std::string &Why);
 

@@ -17,6 +17,7 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["CUHIP_CACHE_DIR"] = os.path.join(config.test_exec_root, "cache")
 # Longer names first: lit substitutes in order.
 config.substitutions.append(("%cuhip_lib", config.cuhip_lib_dir))
+config.substitutions.append(("%cuhip_src", config.cuhip_src_root))
 config.substitutions.append(("%cuhip", os.path.join(config.cuhip_bin_dir, "cuhip")))
 config.substitutions.append(("FileCheck", config.filecheck))
 # The translator parses CUDA with a toolkit's headers.

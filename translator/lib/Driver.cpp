@@ -35,34 +35,46 @@ std::string absolute(llvm::StringRef P) {
   return std::string(S);
 }
 
-/// The deepest directory that contains every input; the current directory
-/// when it contains them all.
-std::string localRoot(const std::vector<std::string> &Inputs) {
-  llvm::SmallString<256> Cwd;
-  llvm::sys::fs::current_path(Cwd);
-  std::string CwdS = std::string(Cwd);
-  bool AllUnderCwd = true;
+/// The deepest directory that contains every path in Paths (absolute).
+std::string commonRoot(const std::vector<std::string> &Paths) {
   std::string Common;
-  for (const std::string &In : Inputs) {
-    std::string Dir(llvm::sys::path::parent_path(absolute(In)));
-    if (!llvm::StringRef(Dir).starts_with(CwdS))
-      AllUnderCwd = false;
-    if (Common.empty()) {
+  bool First = true;
+  for (const std::string &P : Paths) {
+    std::string Dir(llvm::sys::path::parent_path(P));
+    if (First) {
       Common = Dir;
+      First = false;
       continue;
     }
-    while (!Common.empty() &&
+    while (!Common.empty() && Common != "/" &&
            !(llvm::StringRef(Dir).starts_with(Common) &&
              (Dir.size() == Common.size() || Dir[Common.size()] == '/')))
       Common = std::string(llvm::sys::path::parent_path(Common));
   }
-  return AllUnderCwd ? CwdS : Common;
+  return Common.empty() ? "/" : Common;
+}
+
+/// Where --local-headers looks for project headers: the current directory
+/// when it contains every input (a project translated from its top), else
+/// the inputs' common root.
+std::string localRoot(const std::vector<std::string> &Inputs) {
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  std::string CwdS = std::string(Cwd);
+  std::vector<std::string> Abs;
+  bool AllUnderCwd = true;
+  for (const std::string &In : Inputs) {
+    Abs.push_back(absolute(In));
+    if (!llvm::StringRef(Abs.back()).starts_with(CwdS + "/"))
+      AllUnderCwd = false;
+  }
+  return AllUnderCwd ? CwdS : commonRoot(Abs);
 }
 
 /// Writes Text to Path through a temporary file in the same directory and
 /// rename(), keeping Path's permissions when it exists.
 bool writeAtomically(const std::string &Path, llvm::StringRef Text,
-                     std::string &Why) {
+                     std::string &Why, const std::string &PermsFrom = "") {
   llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Path));
   if (Dir.empty())
     Dir = ".";
@@ -93,7 +105,8 @@ bool writeAtomically(const std::string &Path, llvm::StringRef Text,
       return false;
     }
   }
-  if (auto Perms = llvm::sys::fs::getPermissions(Path))
+  if (auto Perms = llvm::sys::fs::getPermissions(
+          PermsFrom.empty() ? Path : PermsFrom))
     llvm::sys::fs::setPermissions(Tmp, *Perms);
   if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
     Why = "cannot replace " + Path + ": " + EC.message();
@@ -274,9 +287,18 @@ int translateFiles(const Options &Opts) {
                      "compile_commands.json; translating it with the command "
                      "line's flags only\n",
                      Opts.Inputs[I].c_str(), Opts.BuildDir.c_str());
-      else
+      else {
+        // Clang's database gives a file it does not list the command of
+        // the most similar file it does (as clangd does); say so.
+        if (!Cmds.front().Heuristic.empty())
+          std::fprintf(stderr,
+                       "cuhip translate: warning: %s is not in %s/"
+                       "compile_commands.json; using the flags %s\n",
+                       Opts.Inputs[I].c_str(), Opts.BuildDir.c_str(),
+                       Cmds.front().Heuristic.c_str());
         User = parseRelevantFlags(Cmds.front().CommandLine,
                                   Cmds.front().Directory);
+      }
     }
     User.insert(User.end(), Opts.ClangArgs.begin(), Opts.ClangArgs.end());
     Args[I] = cudaParseArgs(CudaPath, User);
@@ -306,8 +328,12 @@ int translateFiles(const Options &Opts) {
   std::atomic<unsigned> Done{0};
   Statistics Total;
   bool AnyFailed = false;
-  std::string StdoutText;
 
+  // --inplace writes each file as its translation finishes; -o and --o-dir
+  // collect the results first, since where a file goes under the output
+  // directory depends on the common root of every translated file,
+  // headers found along the way included.
+  std::vector<TranslatedFile> Collected;
   auto Emit = [&](FileResult &R) {
     std::lock_guard<std::mutex> G(OutLock);
     if (Progress)
@@ -318,49 +344,23 @@ int translateFiles(const Options &Opts) {
     if (R.Failed) {
       AnyFailed = true;
     } else {
-      for (const TranslatedFile &T : R.Files) {
-        std::string Dest;
-        if (Opts.InPlace) {
-          if (T.Output == T.Original)
-            continue; // unchanged: the file is not touched at all
-          if (!Opts.NoBackup) {
-            std::string Why;
-            if (!writeAtomically(T.Path + ".orig", T.Original, Why)) {
-              std::fprintf(stderr, "cuhip translate: error: backup of %s: "
-                           "%s; the file was left as it was\n",
-                           T.Path.c_str(), Why.c_str());
-              AnyFailed = true;
-              continue;
-            }
-          }
-          Dest = T.Path;
-        } else if (!Opts.OutputFile.empty() && !T.IsHeader) {
-          Dest = Opts.OutputFile;
-        } else if (!Opts.OutputDir.empty() || !Opts.OutputFile.empty()) {
-          std::string Base = !Opts.OutputDir.empty()
-                                 ? Opts.OutputDir
-                                 : std::string(llvm::sys::path::parent_path(
-                                       absolute(Opts.OutputFile)));
-          llvm::StringRef Rel = T.Path;
-          if (llvm::StringRef(T.Path).starts_with(Config.LocalRoot + "/"))
-            Rel = llvm::StringRef(T.Path).substr(Config.LocalRoot.size() + 1);
-          else
-            Rel = llvm::sys::path::filename(T.Path);
-          llvm::SmallString<256> P(Base);
-          llvm::sys::path::append(P, Rel);
-          Dest = std::string(P);
-          if (absolute(Dest) == T.Path) {
-            std::fprintf(stderr, "cuhip translate: error: %s would overwrite "
-                         "its input; use --inplace for that\n", Dest.c_str());
-            AnyFailed = true;
-            continue;
-          }
-        } else {
-          StdoutText = T.Output;
+      for (TranslatedFile &T : R.Files) {
+        if (!Opts.InPlace) {
+          Collected.push_back(std::move(T));
           continue;
         }
+        if (T.Output == T.Original)
+          continue; // unchanged: the file is not touched at all
         std::string Why;
-        if (!writeAtomically(Dest, T.Output, Why)) {
+        if (!Opts.NoBackup &&
+            !writeAtomically(T.Path + ".orig", T.Original, Why, T.Path)) {
+          std::fprintf(stderr, "cuhip translate: error: backup of %s: "
+                       "%s; the file was left as it was\n",
+                       T.Path.c_str(), Why.c_str());
+          AnyFailed = true;
+          continue;
+        }
+        if (!writeAtomically(T.Path, T.Output, Why)) {
           std::fprintf(stderr, "cuhip translate: error: %s\n", Why.c_str());
           AnyFailed = true;
         }
@@ -392,8 +392,52 @@ int translateFiles(const Options &Opts) {
   if (UsePch)
     llvm::sys::fs::remove_directories(PchDir);
 
-  if (Opts.OutputFile.empty() && Opts.OutputDir.empty() && !Opts.InPlace)
-    std::fputs(StdoutText.c_str(), stdout);
+  if (!Opts.OutputFile.empty() || !Opts.OutputDir.empty()) {
+    // Each file keeps its place relative to the translated files' common
+    // root; with -o the input goes to FILE and its headers next to it.
+    std::vector<std::string> Paths;
+    for (const TranslatedFile &T : Collected)
+      Paths.push_back(T.Path);
+    std::string Root = commonRoot(Paths);
+    std::string Base = !Opts.OutputDir.empty()
+                           ? absolute(Opts.OutputDir)
+                           : std::string(llvm::sys::path::parent_path(
+                                 absolute(Opts.OutputFile)));
+    std::vector<std::pair<std::string, const TranslatedFile *>> Plan;
+    for (const TranslatedFile &T : Collected) {
+      std::string Dest;
+      if (!Opts.OutputFile.empty() && !T.IsHeader) {
+        Dest = absolute(Opts.OutputFile);
+      } else {
+        llvm::StringRef Rel = llvm::StringRef(T.Path).drop_front(
+            Root == "/" ? 1 : Root.size() + 1);
+        llvm::SmallString<256> P(Base);
+        llvm::sys::path::append(P, Rel);
+        Dest = std::string(P);
+      }
+      bool Clash = false;
+      for (const TranslatedFile &U : Collected)
+        Clash |= U.Path == Dest;
+      if (Clash) {
+        std::fprintf(stderr, "cuhip translate: error: %s would overwrite an "
+                     "input; nothing was written for it (use --inplace to "
+                     "rewrite the inputs)\n", Dest.c_str());
+        AnyFailed = true;
+        continue;
+      }
+      Plan.push_back({Dest, &T});
+    }
+    for (const auto &[Dest, T] : Plan) {
+      std::string Why;
+      if (!writeAtomically(Dest, T->Output, Why)) {
+        std::fprintf(stderr, "cuhip translate: error: %s\n", Why.c_str());
+        AnyFailed = true;
+      }
+    }
+  } else if (!Opts.InPlace && !Collected.empty()) {
+    const std::string &Out = Collected.front().Output;
+    std::fwrite(Out.data(), 1, Out.size(), stdout);
+  }
   if (Opts.Stats != StatsFormat::None) {
     std::fflush(stdout);
     if (Opts.OutputFile.empty() && Opts.OutputDir.empty() && !Opts.InPlace) {

@@ -18,6 +18,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -162,6 +164,11 @@ bool TranslationContext::replace(CharSourceRange Range, llvm::StringRef Text) {
   FileState *S2 = stateForLoc(File.getEnd(), End);
   if (!S || S != S2 || End < Begin)
     return false;
+  // A rule matching in a template and in each of its instantiations asks
+  // for the same edit at the same place several times; it is made once.
+  for (const Edit &E : S->Edits)
+    if (E.Offset == Begin && E.Length == End - Begin && E.Text == Text)
+      return true;
   S->Edits.push_back({Begin, End - Begin, Text.str(), NextOrder++});
   return true;
 }
@@ -428,7 +435,10 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
   // leading includes, where everything they use is declared.
   bool IsCudaSource = !S.IsHeader;
   std::string Prologue;
-  if ((!Layout.HasHipRuntime && (IsCudaSource || !S.Compat.empty())) ||
+  // A file with no code and no includes (e.g. empty) needs nothing.
+  bool Blank = !Layout.SeenCode && Layout.FirstInclude == ~0u;
+  if ((!Layout.HasHipRuntime && !Blank &&
+       (IsCudaSource || !S.Compat.empty())) ||
       Layout.FirstHipBeforeRuntime != ~0u)
     Prologue = "#include <hip/hip_runtime.h>\n";
   if (!Prologue.empty()) {
@@ -513,18 +523,11 @@ void TranslationContext::finish() {
   // the order they were entered.
   std::vector<FileID> Order;
   Order.push_back(SM->getMainFileID());
-  if (options().LocalHeaders) {
-    std::vector<FileID> Headers;
-    for (auto It = SM->fileinfo_begin(), E = SM->fileinfo_end(); It != E;
-         ++It) {
-      FileID FID = SM->translateFile(It->first);
-      if (FID.isValid() && FID != SM->getMainFileID())
-        Headers.push_back(FID);
-    }
-    // In the order they were entered, which is the include order.
-    std::sort(Headers.begin(), Headers.end());
-    Order.insert(Order.end(), Headers.begin(), Headers.end());
-  }
+  if (options().LocalHeaders)
+    for (FileID FID : Entered)
+      if (FID != SM->getMainFileID() &&
+          std::find(Order.begin(), Order.end(), FID) == Order.end())
+        Order.push_back(FID);
   for (FileID FID : Order) {
     FileState *S = stateFor(FID);
     if (!S)
@@ -581,6 +584,48 @@ private:
   FileResult &Result;
 };
 
+/// Runs the rules' matchers over the declarations of this translation unit
+/// that are not in system headers. The CUDA and C++ headers are most of the
+/// AST, and with a precompiled header every declaration visited there would
+/// also have to be read back from it; the user's code is all that rules
+/// look at, templates and their instantiations included.
+class UserCodeConsumer : public ASTConsumer {
+public:
+  UserCodeConsumer(clang::ast_matchers::MatchFinder &Finder,
+                   const SourceManager &SM)
+      : Finder(Finder), SM(SM) {}
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+        Decls.push_back(D);
+    return true;
+  }
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Context.setTraversalScope(Decls);
+    Finder.matchAST(Context);
+  }
+
+private:
+  clang::ast_matchers::MatchFinder &Finder;
+  const SourceManager &SM;
+  std::vector<Decl *> Decls;
+};
+
+/// Tells the context which files the preprocessor lexes, in order.
+class EnteredFiles : public PPCallbacks {
+public:
+  explicit EnteredFiles(TranslationContext &Ctx) : Ctx(Ctx) {}
+  void LexedFileChanged(FileID FID, LexedFileChangeReason Reason,
+                        SrcMgr::CharacteristicKind, FileID,
+                        SourceLocation) override {
+    if (Reason == LexedFileChangeReason::EnterFile && FID.isValid())
+      Ctx.enteredFile(FID);
+  }
+
+private:
+  TranslationContext &Ctx;
+};
+
 class TranslateAction : public ASTFrontendAction {
 public:
   explicit TranslateAction(TranslationContext &Ctx) : Ctx(Ctx) {}
@@ -590,10 +635,15 @@ protected:
                                                  llvm::StringRef) override {
     Ctx.begin(CI);
     Began = true;
+    // A missing include is a fatal error to Clang, which then keeps quiet
+    // about everything after it and stops instantiating templates; as a
+    // plain error, the rest of the file is parsed and reported as usual.
+    CI.getDiagnostics().setFatalsAsError(true);
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<EnteredFiles>(Ctx));
     Rules = createRules(Ctx);
     for (auto &R : Rules)
       R->registerMatchers(Finder);
-    return Finder.newASTConsumer();
+    return std::make_unique<UserCodeConsumer>(Finder, CI.getSourceManager());
   }
   void EndSourceFileAction() override {
     if (Began)
@@ -644,11 +694,25 @@ FileResult translateOne(const std::string &Input,
   FileResult Result;
   Result.Input = Input;
   Result.Stats.Files = 1;
-  if (!llvm::sys::fs::exists(Input)) {
+  auto Refuse = [&](const std::string &Why) {
     Result.Failed = true;
     Result.Diags.push_back({Input, 0, 0, Severity::Error,
-                            "no such file", "io"});
+                            Why + "; nothing was written", "io"});
     return Result;
+  };
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(Input, St) || !llvm::sys::fs::exists(St))
+    return Refuse("no such file");
+  if (llvm::sys::fs::is_directory(St))
+    return Refuse("is a directory; give the source files in it");
+  {
+    auto Buf = llvm::MemoryBuffer::getFile(Input);
+    if (!Buf)
+      return Refuse("cannot read: " + Buf.getError().message());
+    // Source text has no NUL bytes; anything with one is a binary file
+    // that a rewrite would only damage.
+    if ((*Buf)->getBuffer().contains('\0'))
+      return Refuse("not a text file (it contains NUL bytes)");
   }
   bool PchRejected = false;
   bool Ran = runInvocation(Input, Args, PchPath, Config, Result, PchRejected);
@@ -659,6 +723,10 @@ FileResult translateOne(const std::string &Input,
     Result.Input = Input;
     Result.Stats.Files = 1;
     Ran = runInvocation(Input, Args, "", Config, Result, PchRejected);
+    Result.Diags.push_back({Input, 0, 0, Severity::Note,
+                            "the shared precompiled CUDA headers did not fit "
+                            "this file's flags; it was parsed on its own",
+                            "pch"});
   }
   if (!Ran || Result.Files.empty()) {
     Result.Failed = true;
@@ -684,6 +752,12 @@ bool buildCudaPch(const std::vector<std::string> &Args, const std::string &Out,
       Why = "cannot write " + Input + ": " + EC.message();
       return false;
     }
+    // Besides what Clang includes implicitly in CUDA mode, the headers CUDA
+    // code includes most; each is guarded, so a file's own #include of one
+    // is then a no-op.
+    OS << "#include <cuda_runtime.h>\n#include <vector>\n#include <cstdio>\n"
+          "#include <cstdlib>\n#include <cmath>\n#include <cstring>\n"
+          "#include <algorithm>\n";
   }
   std::vector<std::string> Cmd;
   Cmd.push_back(clangExecutable());

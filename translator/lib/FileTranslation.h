@@ -133,6 +133,9 @@ public:
   // Used by the driver of one translation (FileTranslation.cpp).
   void begin(clang::CompilerInstance &CI);
   void finish();
+  /// The preprocessor entered FID (a file it lexes, not one read from a
+  /// precompiled header); headers are translated in this order.
+  void enteredFile(clang::FileID FID) { Entered.push_back(FID); }
 
 private:
   struct FileState {
@@ -156,6 +159,7 @@ private:
   std::map<unsigned, FileState> Files; // by FileID hash
   std::map<unsigned, bool> Decided;    // FileID hash -> translated?
   llvm::StringSet<> Shadowed;
+  std::vector<clang::FileID> Entered;
   unsigned NextOrder = 0;
 };
 
@@ -167,7 +171,8 @@ FileResult translateOne(const std::string &Input,
                         const TranslationConfig &Config);
 
 /// Builds the precompiled header of everything Clang includes implicitly
-/// in CUDA mode, for Args; false (and Why) if that fails.
+/// in CUDA mode plus the most common CUDA and C++ headers, for Args; false
+/// (and Why) if that fails.
 bool buildCudaPch(const std::vector<std::string> &Args, const std::string &Out,
                   std::string &Why);
 

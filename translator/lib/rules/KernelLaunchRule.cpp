@@ -93,20 +93,31 @@ public:
     }
     Ctx.insert(Begin, Open);
     // "<<<" becomes ", dim3(" (and closes HIP_KERNEL_NAME first).
+    // A grid or block written as a dim3 already is not wrapped again.
+    auto IsDim3 = [](const Expr *E) {
+      const auto *RD =
+          E->IgnoreUnlessSpelledInSource()->getType()->getAsCXXRecordDecl();
+      return RD && RD->getName() == "dim3";
+    };
+    bool WrapGrid = !IsDim3(Grid), WrapBlock = !IsDim3(Block);
+    std::string Chevron = Templated ? "), " : ", ";
     Ctx.replace(CharSourceRange::getCharRange(Chevrons,
                                               Chevrons.getLocWithOffset(3)),
-                std::string(Templated ? ")" : "") + ", dim3(");
-    Ctx.insert(EndOf(Grid), ")");
-    Ctx.insert(Block->getBeginLoc(), "dim3(");
-    std::string AfterBlock = ")";
+                Chevron + (WrapGrid ? "dim3(" : ""));
+    if (WrapGrid)
+      Ctx.insert(EndOf(Grid), ")");
+    if (WrapBlock)
+      Ctx.insert(Block->getBeginLoc(), "dim3(");
+    // The shared-memory size and stream default to 0; each default goes
+    // after the operand before it, so a given shmem stays the shmem.
+    std::string AfterBlock = WrapBlock ? ")" : "";
     if (NumConfig < 3)
-      AfterBlock += ", 0";
-    if (NumConfig < 4)
-      AfterBlock += ", 0";
+      AfterBlock += ", 0, 0";
     Ctx.insert(EndOf(Block), AfterBlock);
     Ctx.replace(CharSourceRange::getCharRange(
                     Closing, Tok.getLocation().getLocWithOffset(1)),
-                Call->getNumArgs() ? ", " : "");
+                std::string(NumConfig == 3 ? ", 0" : "") +
+                    (Call->getNumArgs() ? ", " : ""));
     Ctx.count("launch", true);
   }
 };

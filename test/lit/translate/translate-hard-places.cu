@@ -9,6 +9,9 @@
 // RUN: python3 -m json.tool %t.json | FileCheck --check-prefix=STATS %s
 // RUN: %cuhip translate %t.hip -o %t.again.hip
 // RUN: cmp %t.hip %t.again.hip
+// The one reference with no HIP counterpart is reported, nothing else.
+// DIAG-NOT: warning
+// DIAG: translate-hard-places.cu:106:13: warning: '__CUDA_ARCH__' has no HIP counterpart
 // DIAG-NOT: warning
 // STATS: "parse_errors": 0,
 // STATS: "unconverted": 0,

@@ -14,7 +14,7 @@
 // DIAG: translate-hard-places.cu:106:13: warning: '__CUDA_ARCH__' has no HIP counterpart
 // DIAG-NOT: warning
 // STATS: "parse_errors": 0,
-// STATS: "unconverted": 0,
+// STATS: "unconverted": 1,
 
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_runtime.h>

@@ -26,9 +26,10 @@ public:
   void registerMatchers(MatchFinder &Finder) override {
     Finder.addMatcher(
         cxxMemberCallExpr(
-            callee(cxxMethodDecl(
-                hasAnyName("meta_group_rank", "meta_group_size"),
-                hasAncestor(namespaceDecl(hasName("cooperative_groups"))))))
+            // By qualified name: the method is declared in the toolkit's
+            // headers, outside the traversal scope, so no ancestor query.
+            callee(cxxMethodDecl(matchesName(
+                "^::cooperative_groups::.*::meta_group_(rank|size)$"))))
             .bind("call"),
         this);
   }

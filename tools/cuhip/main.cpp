@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Tool.h"
+#include "cuhip/translate/Translate.h"
 
 #include <cstdio>
 #include <cstring>
@@ -39,6 +40,8 @@ static void usage(FILE *Out) {
                "        list (and dump) the fatbin entries of a program\n"
                "  ptx IN.ptx --arch host [--emit llvm|asm|obj|gpu-ir] [-o OUT]\n"
                "        compile PTX with cuhip's PTX frontend\n"
+               "  translate IN.cu... [-o OUT | --o-dir DIR | --inplace]\n"
+               "        translate CUDA source to HIP\n"
                "  info\n"
                "        backends, devices, library locations\n"
                "  version\n"
@@ -59,6 +62,8 @@ int main(int argc, char **argv) {
     return cuhipExtractMain(argc - 1, argv + 1);
   if (Cmd == "ptx")
     return cuhipPtxMain(argc - 1, argv + 1);
+  if (Cmd == "translate")
+    return cuhip::translate::translateMain(argc - 1, argv + 1);
   if (Cmd == "info")
     return cuhipInfoMain(argc - 1, argv + 1);
   if (Cmd == "version" || Cmd == "--version") {

@@ -1,0 +1,56 @@
+//===- Translate.h - cuhip translate: CUDA source to HIP source -*- C++ -*-===//
+//
+// The entry points of the source translator. translateFiles() runs the whole
+// job `cuhip translate` describes: every input is parsed by Clang as CUDA
+// (host and device code, with the installed toolkit's headers), rewritten by
+// the rule families of translator/lib/rules/ and the mapping tables of
+// translator/mappings/, and written where the options say; diagnostics go to
+// stderr in Clang's format and statistics to stdout when asked for.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuhip::translate {
+
+/// A HIP release as `X.Y`; 0.0 means "not known".
+struct HipVersion {
+  unsigned Major = 0, Minor = 0;
+  unsigned code() const { return Major * 100 + Minor; }
+  std::string str() const {
+    return std::to_string(Major) + "." + std::to_string(Minor);
+  }
+};
+
+enum class StatsFormat { None, Text, Json };
+
+struct Options {
+  std::vector<std::string> Inputs;
+  std::string OutputFile;   // -o: one input only
+  std::string OutputDir;    // --o-dir
+  bool InPlace = false;     // --inplace
+  bool NoBackup = false;    // --no-backup (with --inplace)
+  std::string BuildDir;     // -p: a directory with compile_commands.json
+  std::vector<std::string> ClangArgs; // -I/-D/-U and everything after --
+  std::string CudaPath;     // --cuda-path; found automatically when empty
+  HipVersion TargetHip;     // --hip-version; from hip/hip_version.h if 0.0
+  bool HipLaunch = false;   // --hip-launch: <<<>>> to hipLaunchKernelGGL
+  bool WarpSizeSafe = false; // --warp-size-safe
+  bool LocalHeaders = false; // --local-headers
+  StatsFormat Stats = StatsFormat::None;
+  unsigned Jobs = 0;        // -j; 0 = one per core
+  int Progress = -1;        // 1 on, 0 off, -1 when stderr is a terminal
+  bool UsePch = true;       // --no-pch turns the header cache off
+};
+
+/// Runs the translation described by Opts. Returns the process exit status:
+/// 0 when every file was written (warnings do not fail), 1 when a file
+/// could not be read, parsed at all or written, 2 for bad options.
+int translateFiles(const Options &Opts);
+
+/// `cuhip translate` itself: parses argv (argv[0] is "translate").
+int translateMain(int Argc, char **Argv);
+
+} // namespace cuhip::translate

@@ -10,6 +10,17 @@
 //   mov.b32 %0, {%1,%2};             ->  out = lo16 | hi16 << 16
 //   mov.b32 {%0,%1}, %2;             ->  lo = v & 0xffff, hi = v >> 16
 //   prmt.b32 %0, %1, %2, %3;         ->  out = __byte_perm(a, b, sel)
+//   shfl.sync.{idx,up,down,bfly}.b32 %0, %1, b, c, mask;
+//                                    ->  out = __shfl{,_up,_down,_xor}_sync(
+//                                          mask, a, b, 32 - (c >> 8))
+//   cvt.rn.bf16x2.f32 %0, %1, %2;    ->  out = the bits of
+//                                          __floats2bfloat162_rn(b, a)
+//
+// In shfl.sync, b, c and mask may be operands or literals. c packs the
+// segment width as (32 - width) << 8 (and a clamp value the HIP functions
+// derive from the width themselves), so the width is 32 - (c >> 8). In
+// cvt.rn.bf16x2.f32 the first source goes to the upper half, which is the
+// .y of a __hip_bfloat162.
 //
 // The lane id is taken modulo 32 because a CUDA warp is 32 lanes in cuhip
 // (half a 64-lane wavefront). Everything else, and these idioms when an
@@ -22,6 +33,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <map>
 #include <regex>
 #include <set>
 
@@ -90,6 +102,15 @@ public:
     if (!Hip.empty()) {
       SourceLocation End = Asm->getRParenLoc();
       if (Ctx.replace(CharSourceRange::getTokenRange(Loc, End), Hip)) {
+        // The HIP functions written here may need their compat
+        // definitions, which the lexical pass only adds for names it saw.
+        static const std::regex Ident(R"([A-Za-z_][A-Za-z0-9_]*)");
+        for (std::sregex_iterator It(Hip.begin(), Hip.end(), Ident), E;
+             It != E; ++It)
+          if (const Mapping *M = lookupIdentifier(It->str()))
+            if (M->supported() && !M->availableIn(Ctx.target()) &&
+                !M->Compat.empty())
+              Ctx.requireCompat(Loc, *M);
         Ctx.count("inline-asm", true);
         return;
       }
@@ -129,8 +150,60 @@ private:
         std::regex_match(Ptx, std::regex(R"(prmt\.b32 %0,%1,%2,%3)")))
       return Out[0] + " = __byte_perm(" + In[0] + ", " + In[1] + ", " + In[2] +
              ")";
+    if (std::string R = lowerShuffle(Ptx, Out, In); !R.empty())
+      return R;
+    if (Out.size() == 1 && In.size() == 2 &&
+        std::regex_match(Ptx, std::regex(R"(cvt\.rn\.bf16x2\.f32 %0,%1,%2)")))
+      return Out[0] + " = ({ __hip_bfloat162 CuhipPair = "
+                      "__floats2bfloat162_rn(" + In[1] + ", " + In[0] +
+             "); unsigned CuhipBits; __builtin_memcpy(&CuhipBits, "
+             "&CuhipPair, sizeof(CuhipBits)); CuhipBits; })";
     (void)M;
     return {};
+  }
+
+  /// shfl.sync.MODE.b32 d, a, b, c, mask, with b, c and mask operands or
+  /// literals (a and d are operands).
+  static std::string lowerShuffle(const std::string &Ptx,
+                                  const std::vector<std::string> &Out,
+                                  const std::vector<std::string> &In) {
+    std::smatch M;
+    static const std::regex Shfl(
+        R"(shfl\.sync\.(idx|up|down|bfly)\.b32 %0,%([0-9]+),([^,]+),([^,]+),([^,]+))");
+    if (Out.size() != 1 || !std::regex_match(Ptx, M, Shfl))
+      return {};
+    // An operand %N (N counts outputs first) or a literal number.
+    auto Operand = [&](const std::string &T) -> std::string {
+      if (T.size() > 1 && T[0] == '%') {
+        unsigned N = std::stoul(T.substr(1));
+        if (N < 1 || N - 1 >= In.size())
+          return {};
+        return "(" + In[N - 1] + ")";
+      }
+      if (std::regex_match(T, std::regex(R"(0[xX][0-9a-fA-F]+|[0-9]+)")))
+        return T;
+      return {};
+    };
+    std::string Value = Operand("%" + M[2].str());
+    std::string Lane = Operand(M[3].str());
+    std::string C = Operand(M[4].str());
+    std::string Mask = Operand(M[5].str());
+    if (Value.empty() || Lane.empty() || C.empty() || Mask.empty())
+      return {};
+    std::string Width;
+    if (C[0] != '(') {
+      unsigned long CV = std::stoul(C, nullptr, 0);
+      Width = std::to_string(32 - ((CV >> 8) & 0x1f));
+    } else {
+      Width = "32 - (" + C + " >> 8)";
+    }
+    static const std::map<std::string, std::string> Fn = {
+        {"idx", "__shfl_sync"},
+        {"up", "__shfl_up_sync"},
+        {"down", "__shfl_down_sync"},
+        {"bfly", "__shfl_xor_sync"}};
+    return Out[0] + " = " + Fn.at(M[1].str()) + "(" + Mask + ", " + Value +
+           ", " + Lane + ", " + Width + ")";
   }
 
   std::set<unsigned> Seen;

@@ -452,8 +452,11 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
   std::string Block;
   for (const Mapping *M : S.Compat) {
     std::string Guard = compatGuard(M->Compat);
-    if (Buf.contains(Guard) || Block.find(Guard) != std::string::npos)
-      continue; // already there: translating again adds nothing
+    // Already there (translating again adds nothing): its #define, not a
+    // mention of the name in a comment or a string.
+    if (Buf.contains("#define " + Guard + "\n") ||
+        Block.find(Guard) != std::string::npos)
+      continue;
     llvm::StringRef Text = compatSnippet(M->Compat);
     if (M->Since == NeverSince || M->Since == 0) {
       // A name no HIP version has (`since` never), or the compat

@@ -579,12 +579,38 @@ public:
     Result.Stats.ParseErrors++;
     if (llvm::StringRef(Msg).contains_insensitive("precompiled"))
       PchRejected = true;
+    // Errors inside system headers (e.g. HIP's, when an already translated
+    // file is translated again and HIP's headers are read in CUDA mode) are
+    // not the user's to fix: one summary instead of one line each.
+    if (Info.hasSourceManager() && Info.getLocation().isValid() &&
+        Info.getSourceManager().isInSystemHeader(
+            Info.getSourceManager().getFileLoc(Info.getLocation()))) {
+      if (SystemHeaderErrors++ == 0) {
+        FirstSystemHeaderError = std::move(D);
+        FirstSystemHeaderError.Message = Msg.str().str();
+      }
+      return;
+    }
     Result.Diags.push_back(std::move(D));
   }
+
+  /// Adds the summary of the errors inside system headers, if any.
+  void addSystemHeaderSummary() {
+    if (!SystemHeaderErrors)
+      return;
+    Diagnostic D = FirstSystemHeaderError;
+    D.Message = std::to_string(SystemHeaderErrors) +
+                " parse error(s) inside system headers, the first: " +
+                D.Message + "; the file's own code is still translated";
+    Result.Diags.push_back(std::move(D));
+  }
+
   bool PchRejected = false;
 
 private:
   FileResult &Result;
+  unsigned SystemHeaderErrors = 0;
+  Diagnostic FirstSystemHeaderError;
 };
 
 /// Runs the rules' matchers over the declarations of this translation unit
@@ -684,6 +710,7 @@ bool runInvocation(const std::string &Input,
   ParseDiagnostics Diags(Result);
   Inv.setDiagnosticConsumer(&Diags);
   Inv.run();
+  Diags.addSystemHeaderSummary();
   PchRejected = Diags.PchRejected;
   return A->Began;
 }

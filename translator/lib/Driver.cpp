@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -334,8 +335,10 @@ int translateFiles(const Options &Opts) {
   // directory depends on the common root of every translated file,
   // headers found along the way included.
   std::vector<TranslatedFile> Collected;
+  // Results are emitted in input order, whatever order the workers finish
+  // in, so diagnostics and statistics read the same from run to run.
+  // (Called with OutLock held.)
   auto Emit = [&](FileResult &R) {
-    std::lock_guard<std::mutex> G(OutLock);
     if (Progress)
       std::fputs("\r\033[K", stderr);
     for (const Diagnostic &D : R.Diags)
@@ -366,21 +369,31 @@ int translateFiles(const Options &Opts) {
         }
       }
     }
-    unsigned N = ++Done;
-    if (Progress) {
-      std::fprintf(stderr, "[%u/%zu] %s", N, Opts.Inputs.size(),
-                   R.Input.c_str());
-      if (N == Opts.Inputs.size())
-        std::fputs("\r\033[K", stderr);
-      std::fflush(stderr);
-    }
   };
 
+  std::vector<std::optional<FileResult>> Pending(Opts.Inputs.size());
+  size_t NextToEmit = 0;
   auto Work = [&] {
     for (size_t I = Next++; I < Opts.Inputs.size(); I = Next++) {
       std::string PchPath = UsePch ? Pch.get(Args[I]) : std::string();
       FileResult R = translateOne(Opts.Inputs[I], Args[I], PchPath, Config);
-      Emit(R);
+      std::lock_guard<std::mutex> G(OutLock);
+      std::string Input = R.Input;
+      Pending[I] = std::move(R);
+      while (NextToEmit < Pending.size() && Pending[NextToEmit]) {
+        Emit(*Pending[NextToEmit]);
+        Pending[NextToEmit].reset();
+        ++NextToEmit;
+      }
+      unsigned N = ++Done;
+      if (Progress) {
+        std::fputs("\r\033[K", stderr);
+        std::fprintf(stderr, "[%u/%zu] %s", N, Opts.Inputs.size(),
+                     Input.c_str());
+        if (N == Opts.Inputs.size())
+          std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+      }
     }
   };
   std::vector<std::thread> Workers;

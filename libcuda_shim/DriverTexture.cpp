@@ -146,16 +146,6 @@ CUDA_RESOURCE_DESC resourceDescOf(const rt::ResourceSpec &R) {
   return D;
 }
 
-bool isEmptyView(const CUDA_RESOURCE_VIEW_DESC *V) {
-  if (!V)
-    return true;
-  const unsigned char *B = reinterpret_cast<const unsigned char *>(V);
-  for (size_t I = 0; I < sizeof(*V); ++I)
-    if (B[I])
-      return false;
-  return true;
-}
-
 /// One side of a copy with arrays; Device says whether it is device memory.
 bool copySide(CUmemorytype Type, const void *Host, CUdeviceptr Dev,
               CUarray Array, size_t X, size_t Y, size_t Z, size_t Pitch,
@@ -283,7 +273,7 @@ CUHIP_EXPORT CUresult cuTexObjectCreate(CUtexObject *Tex,
   rt::ResourceSpec Res;
   if (!Tex || !ResDesc || !TexDesc || !resourceOf(*ResDesc, Res))
     return CUDA_ERROR_INVALID_VALUE;
-  if (!isEmptyView(View))
+  if (!rt::isEmptyResourceView(View))
     return notSupported("cuTexObjectCreate with a resource view");
   rt::TextureSpec T;
   for (int K = 0; K < 3; ++K)

@@ -106,17 +106,6 @@ cudaResourceDesc resourceDescOf(const rt::ResourceSpec &R) {
   return D;
 }
 
-/// A resource view that asks for nothing (all zero) is the same as none.
-bool isEmptyView(const cudaResourceViewDesc *V) {
-  if (!V)
-    return true;
-  const unsigned char *B = reinterpret_cast<const unsigned char *>(V);
-  for (size_t I = 0; I < sizeof(*V); ++I)
-    if (B[I])
-      return false;
-  return true;
-}
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -366,7 +355,7 @@ cudaCreateTextureObject(cudaTextureObject_t *TexObject,
   rt::ResourceSpec R;
   if (!TexObject || !ResDesc || !TexDesc || !resourceOf(*ResDesc, R))
     return invalid();
-  if (!isEmptyView(ResViewDesc))
+  if (!rt::isEmptyResourceView(ResViewDesc))
     CUHIP_RETURN_NOT_SUPPORTED("cudaCreateTextureObject with a resource view",
                                "resource views are not implemented");
   rt::TextureSpec T;

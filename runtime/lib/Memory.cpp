@@ -1116,14 +1116,22 @@ Status Runtime::freeAsync(void *Ptr, void *Stream) {
   return free(Ptr);
 }
 
+/// On the HIP backend a pool attribute call goes to HIP, whose attribute
+/// numbers are CUDA's, for a pool made through HIP and an attribute CUDA
+/// has (HIP would accept numbers CUDA does not define).
+static bool validHipPoolAttribute(const MemoryTables &T, void *Pool,
+                                  int Attr) {
+  return T.HipPools.count(Pool) && Attr >= PoolReuseFollowEventDependencies &&
+         Attr <= PoolUsedMemHigh;
+}
+
 Status Runtime::memPoolSetAttribute(void *Pool, int Attr, const void *Value) {
   if (!Value)
     return record(cudaErrorInvalidValue);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   if (HipBackend *Hip = CoreAccess::hip(*this)) {
-    if (!T.HipPools.count(Pool) || Attr < PoolReuseFollowEventDependencies ||
-        Attr > PoolUsedMemHigh)
+    if (!validHipPoolAttribute(T, Pool, Attr))
       return record(cudaErrorInvalidValue);
     return record(Hip->memPoolSetAttribute(Pool, Attr, Value));
   }
@@ -1164,8 +1172,7 @@ Status Runtime::memPoolGetAttribute(void *Pool, int Attr, void *Value) {
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   if (HipBackend *Hip = CoreAccess::hip(*this)) {
-    if (!T.HipPools.count(Pool) || Attr < PoolReuseFollowEventDependencies ||
-        Attr > PoolUsedMemHigh)
+    if (!validHipPoolAttribute(T, Pool, Attr))
       return record(cudaErrorInvalidValue);
     return record(Hip->memPoolGetAttribute(Pool, Attr, Value));
   }

@@ -190,10 +190,19 @@ Status describeResource(const ResourceSpec &R, bool Surface,
   return cudaSuccess;
 }
 
-Status checkBackend() {
-  if (CoreAccess::hip(Runtime::get())) {
+/// What creating a texture or surface object checks first: the sticky
+/// error, the out pointer, and the backend (texture and surface objects
+/// are the CPU backend's sampler). Returns the status to give back, already
+/// recorded.
+Status checkObjectCreate(const uint64_t *Out) {
+  Runtime &RT = Runtime::get();
+  if (Status S = RT.deviceStatus())
+    return RT.record(S);
+  if (!Out)
+    return fail(cudaErrorInvalidValue);
+  if (CoreAccess::hip(RT)) {
     logNotSupported("texture and surface objects on the HIP backend");
-    return cudaErrorNotSupported;
+    return fail(cudaErrorNotSupported);
   }
   return cudaSuccess;
 }
@@ -303,13 +312,8 @@ Status memcpyArrayBytes(Array *A, size_t Offset, void *Linear, size_t Count,
 
 Status textureCreate(uint64_t *Out, const ResourceSpec &R,
                      const TextureSpec &Spec) {
-  Runtime &RT = Runtime::get();
-  if (Status S = RT.deviceStatus())
-    return RT.record(S);
-  if (!Out)
-    return fail(cudaErrorInvalidValue);
-  if (Status S = checkBackend())
-    return fail(S);
+  if (Status S = checkObjectCreate(Out))
+    return S;
   auto Obj = std::make_unique<TexObject>();
   ptx::TextureDescriptor &D = Obj->D;
   if (Status S = describeResource(R, false, D))
@@ -390,13 +394,8 @@ Status textureGetSpec(uint64_t Tex, TextureSpec *Spec) {
 }
 
 Status surfaceCreate(uint64_t *Out, const ResourceSpec &R) {
-  Runtime &RT = Runtime::get();
-  if (Status S = RT.deviceStatus())
-    return RT.record(S);
-  if (!Out)
-    return fail(cudaErrorInvalidValue);
-  if (Status S = checkBackend())
-    return fail(S);
+  if (Status S = checkObjectCreate(Out))
+    return S;
   auto Obj = std::make_unique<TexObject>();
   if (Status S = describeResource(R, true, Obj->D))
     return fail(S);

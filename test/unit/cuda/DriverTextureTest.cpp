@@ -121,6 +121,15 @@ TEST_F(DriverTexture, ArraysTexturesAndSurfaces) {
   CUDA_RESOURCE_DESC ResBack;
   CHECK_CU(cuTexObjectGetResourceDesc(&ResBack, T));
   EXPECT_EQ(ResBack.res.array.hArray, Bytes);
+  // A resource view that asks for nothing is the same as none; any other
+  // view is not supported.
+  CUDA_RESOURCE_VIEW_DESC View = {};
+  CUtexObject T2;
+  CHECK_CU(cuTexObjectCreate(&T2, &Res, &Tex, &View));
+  CHECK_CU(cuTexObjectDestroy(T2));
+  View.format = CU_RES_VIEW_FORMAT_UINT_1X8;
+  EXPECT_EQ(cuTexObjectCreate(&T2, &Res, &Tex, &View),
+            CUDA_ERROR_NOT_SUPPORTED);
   CUDA_TEXTURE_DESC TexBack;
   CHECK_CU(cuTexObjectGetTextureDesc(&TexBack, T));
   EXPECT_EQ(TexBack.addressMode[1], CU_TR_ADDRESS_MODE_CLAMP);

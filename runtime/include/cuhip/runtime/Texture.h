@@ -21,6 +21,19 @@ namespace cuhip::rt {
 
 struct Array; // a cudaArray_t
 
+/// Is every byte of *V zero? A resource view that asks for nothing (the
+/// runtime's cudaResourceViewDesc or the driver's CUDA_RESOURCE_VIEW_DESC,
+/// all zero) is the same as none; null is none too.
+template <typename T> bool isEmptyResourceView(const T *V) {
+  if (!V)
+    return true;
+  const unsigned char *B = reinterpret_cast<const unsigned char *>(V);
+  for (size_t I = 0; I < sizeof(T); ++I)
+    if (B[I])
+      return false;
+  return true;
+}
+
 /// cudaChannelFormatDesc: bits per channel and cudaChannelFormatKind.
 struct ChannelFormat {
   int X = 0, Y = 0, Z = 0, W = 0;

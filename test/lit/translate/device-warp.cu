@@ -18,9 +18,9 @@ __global__ void vote(const int *in, unsigned *out) {
   unsigned sum = __reduce_add_sync(active, (unsigned)v);
   out[threadIdx.x] = b + any + all + same + sum + __shfl_xor_sync(active, v, 1);
 }
-// V52: // cuhip: warp_sync, for HIP before 6.2
-// V52-NEXT: #if HIP_VERSION < 60200000 && !defined({{CUHIP_COMPAT_WARP}}_SYNC)
-// V52: __device__ inline unsigned __ballot_sync(unsigned long long Mask, int Pred) {
-// V52: unsigned b = __ballot_sync(active, v > 0);
+// V52: {{^ *}}// cuhip: warp_sync, for HIP before 6.2
+// V52-NEXT: {{^ *}}#if HIP_VERSION < 60200000 && !defined({{CUHIP_COMPAT_WARP}}_SYNC)
+// V52: {{^ *}}__device__ inline unsigned __ballot_sync(unsigned long long Mask, int Pred) {
+// V52: {{^ *}}unsigned b = __ballot_sync(active, v > 0);
 // V62-NOT: cuhip: warp_sync
-// V62: unsigned b = __ballot_sync(active, v > 0);
+// V62: {{^ *}}unsigned b = __ballot_sync(active, v > 0);

@@ -18,10 +18,10 @@ __global__ void sum(float *p, unsigned *out) {
   unsigned b = __ballot_sync(~0u, v > 0);
   out[warp] = __popc(__ballot_sync(0xffffffffu, lane & 1)) + b;
 }
-// KEEP: for (int o = warpSize / 2; o > 0; o /= 2)
-// SAFE: for (int o = 32 / 2; o > 0; o /= 2)
-// SAFE: v += __shfl_down_sync(0xffffffff, v, o);
-// SAFE: unsigned lane = threadIdx.x % 32;
+// KEEP: {{^ *}}for (int o = warpSize / 2; o > 0; o /= 2)
+// SAFE: {{^ *}}unsigned lane = threadIdx.x % 32;
+// SAFE: {{^ *}}for (int o = 32 / 2; o > 0; o /= 2)
+// SAFE: {{^ *}}v += __shfl_down_sync(0xffffffff, v, o);
 // DIAG: warp-size.cu:13:33: warning: '32' takes the warp to be 32 lanes {{.*}} [cuhip-warp-size]
 // DIAG: warp-size.cu:14:34: warning: '5' takes the warp to be 32 lanes
 // DIAG: warp-size.cu:16:16: warning: warpSize is the wavefront size in HIP (64 on CDNA), CUDA code means 32

@@ -129,7 +129,6 @@ private:
   static std::string lower(const std::string &Ptx,
                            const std::vector<std::string> &Out,
                            const std::vector<std::string> &In) {
-    std::smatch M;
     auto Par = [](const std::string &S) { return "(" + S + ")"; };
     if (Out.size() == 1 && In.empty() &&
         std::regex_match(Ptx, std::regex(R"(mov\.u32 %0,%%laneid)")))
@@ -158,7 +157,6 @@ private:
                       "__floats2bfloat162_rn(" + In[1] + ", " + In[0] +
              "); unsigned CuhipBits; __builtin_memcpy(&CuhipBits, "
              "&CuhipPair, sizeof(CuhipBits)); CuhipBits; })";
-    (void)M;
     return {};
   }
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Fatbin.h"
+#include "cuhip/runtime/FatbinWriter.h"
 
 #include <gtest/gtest.h>
 
@@ -231,6 +232,34 @@ TEST(FatbinContainer, UncompressedPtx) {
   std::string Text;
   ASSERT_TRUE(decompressPayload(E, Text, Err)) << Err;
   EXPECT_EQ(Text, SamplePtx); // trailing NULs and padding dropped
+}
+
+// What `cuhip nvcc` writes around Clang's PTX reads back entry by entry,
+// with the ISA version taken from each text's .version directive.
+TEST(FatbinWriter, PtxContainerReadsBack) {
+  std::string A = "//\n// comment .version 1.0\n.version 8.8\n.target sm_75\n";
+  std::string B = ".version 9.0\n.target sm_90\n.address_size 64\n";
+  std::vector<uint8_t> Bytes = cuhip::fatbin::writePtxContainer(
+      {{75, A, 0, 0}, {90, B, 0, 0}});
+  Container C;
+  std::string Err;
+  ASSERT_TRUE(parseContainer(Bytes.data(), Bytes.size(), C, Err)) << Err;
+  EXPECT_EQ(C.TotalSize, Bytes.size());
+  ASSERT_EQ(C.Entries.size(), 2u);
+  EXPECT_EQ(C.Entries[0].Sm, 75u);
+  EXPECT_EQ(C.Entries[0].IsaMajor, 8);
+  EXPECT_EQ(C.Entries[0].IsaMinor, 8);
+  EXPECT_EQ(C.Entries[1].Sm, 90u);
+  EXPECT_EQ(C.Entries[1].IsaMajor, 9);
+  EXPECT_EQ(C.Entries[1].IsaMinor, 0);
+  std::string Text;
+  ASSERT_TRUE(decompressPayload(C.Entries[0], Text, Err)) << Err;
+  EXPECT_EQ(Text, A);
+  ASSERT_TRUE(decompressPayload(C.Entries[1], Text, Err)) << Err;
+  EXPECT_EQ(Text, B);
+  cuhip::fatbin::RegistrableFatbin R(B);
+  EXPECT_EQ(R.Wrapper.Magic, WrapperMagic);
+  EXPECT_EQ(R.Wrapper.Data, R.Bytes.data());
 }
 
 TEST(FatbinContainer, HeaderSizesNamesAndOptionsComeFromTheData) {

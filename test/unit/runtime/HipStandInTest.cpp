@@ -14,7 +14,7 @@
 // chosen once per process. Nothing here runs a kernel.
 //
 //===----------------------------------------------------------------------===//
-#include "PtxFatbin.h"
+#include "cuhip/runtime/FatbinWriter.h"
 #include "cuhip/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -365,7 +365,7 @@ void stubScaleCoef() {}
 /// Registers VariablesPtx as cudart does for an nvcc-built program.
 void **registerVariables() {
   Runtime &R = Runtime::get();
-  static PtxFatbin F(VariablesPtx);
+  static cuhip::fatbin::RegistrableFatbin F(VariablesPtx);
   void **H = R.registerFatBinary(&F.Wrapper);
   R.registerFunction(H, reinterpret_cast<const void *>(&stubScaleCoef),
                      "scaleCoef");

@@ -6,7 +6,7 @@
 // backend: what each call does and the CUDA error code of each misuse.
 //
 //===----------------------------------------------------------------------===//
-#include "PtxFatbin.h"
+#include "cuhip/runtime/FatbinWriter.h"
 #include "cuhip/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -349,7 +349,7 @@ unsigned ShadowUnregistered;
 void stubScaleCoef() {}
 
 TEST_F(MemoryTest, DeviceVariablesBySymbol) {
-  static PtxFatbin F(VariablesPtx);
+  static cuhip::fatbin::RegistrableFatbin F(VariablesPtx);
   void **H = R.registerFatBinary(&F.Wrapper);
   R.registerFunction(H, reinterpret_cast<const void *>(&stubScaleCoef),
                      "scaleCoef");

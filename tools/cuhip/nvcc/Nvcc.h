@@ -50,8 +50,8 @@ struct GpuCode {
 };
 
 struct Invocation {
-  Mode Mode = Mode::Amd;
-  Phase Phase = Phase::Link;
+  nvcc::Mode Mode = nvcc::Mode::Amd;
+  nvcc::Phase Phase = nvcc::Phase::Link;
   std::vector<Input> Inputs;
   std::string Output; // -o; empty means nvcc's default name
 
@@ -103,6 +103,10 @@ struct Invocation {
   bool Keep = false;     // --keep
   std::string KeepDir;   // --keep-dir
   std::vector<std::string> Notes; // accepted-but-ignored options, for -v
+
+  // CPU mode: what compiles device code to PTX (--cuhip-device-compiler=):
+  // "auto" (the toolkit's nvcc when present, else Clang), "nvcc", "clang".
+  std::string DeviceCompiler = "auto";
 };
 
 /// Parses nvcc's argv (argv[0] excluded; response files already expanded).
@@ -148,6 +152,11 @@ std::string cudaVersion(const Environment &Env);
 
 int runAmd(const Invocation &Inv, const Environment &Env, Runner &R);
 int runCpu(const Invocation &Inv, const Environment &Env, Runner &R);
+
+/// Set in the environment of the toolkit nvcc that CPU mode runs; a cuhip
+/// nvcc that finds it set was started by that nvcc (a toolkit path that
+/// leads back to cuhip) and refuses instead of recursing.
+inline constexpr const char *ToolkitChildVariable = "CUHIP_NVCC_TOOLKIT_CHILD";
 
 /// `cuhip nvcc ...`: argv[0] is "nvcc".
 int nvccMain(int Argc, char **Argv);

@@ -7,7 +7,7 @@
 //  - the CUDA toolkit's nvcc, when installed: every phase runs it with a
 //    command line rebuilt from the Invocation (nothing unvalidated passes
 //    through), except that linking always takes cuhip's shared runtime
-//    (-cudart none, -lcudart from the toolkit facade, an rpath to cuhip);
+//    (found through the toolkit facade, with an rpath to cuhip's lib);
 //  - Clang's CUDA mode otherwise (or with --cuhip-device-compiler=clang):
 //    PTX per virtual architecture, a fatbin written here around it, and a
 //    host compile that embeds it and emits the __cudaRegisterFatBinary
@@ -250,10 +250,13 @@ std::vector<std::string> nvccCommand(const Invocation &Inv,
     A.push_back(Inv.KeepDir);
   }
   if (Inv.Phase == Phase::Link) {
-    // nvcc's own runtime stays out; cuhip's comes from the facade, first
-    // on the search path (nvcc puts the toolkit's lib directories last).
+    // -cudart shared, whatever the user asked: with -cudart none nvcc
+    // skips the device link that -rdc programs need. The -lcudart it adds
+    // finds cuhip's first: nvcc puts the toolkit's lib directories after
+    // the -L given here (and without the facade, the -l: below comes
+    // first and its libcudart.so.13 resolves the runtime's symbols).
     A.push_back("-cudart");
-    A.push_back("none");
+    A.push_back("shared");
     appendLinkTail(A, Inv, Env, /*ClangDriver=*/false);
   } else if (Inv.Phase == Phase::DeviceLink) {
     // Device libraries (-lfoo with device code) are nvlink's to find.
@@ -357,8 +360,12 @@ std::vector<std::string> ClangCuda::common(const Input &I, bool Device) const {
     A.push_back("-isystem");
     A.push_back(D);
   }
+  // As nvcc does: the toolkit's headers, and CCCL's (<cuda/std/...>, which
+  // cooperative_groups.h uses) as system headers; clang adds the first
+  // itself for CUDA.
   if (I.Kind != InputKind::Cuda)
-    A.push_back("-I" + Env.CudaPath + "/include"); // as nvcc does
+    A.push_back("-I" + Env.CudaPath + "/include");
+  A.insert(A.end(), {"-isystem", Env.CudaPath + "/include/cccl"});
   for (const std::string &F : Inv.PreIncludes) {
     A.push_back("-include");
     A.push_back(F);

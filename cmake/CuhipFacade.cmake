@@ -42,19 +42,38 @@ function(cuhip_write_facade mode)
     file(CREATE_LINK ../../../libcudart.so.12 ${root}/lib64/libcudart.so.12 SYMBOLIC)
     file(CREATE_LINK ../../../libcuda.so.1 ${root}/lib64/libcuda.so SYMBOLIC)
     file(CREATE_LINK ../../../libcuda.so.1 ${root}/lib64/libcuda.so.1 SYMBOLIC)
+    # cuhip's cuBLAS and cuBLASLt (present once they are built).
+    file(CREATE_LINK ../../../libcublas.so.13 ${root}/lib64/libcublas.so SYMBOLIC)
+    file(CREATE_LINK ../../../libcublasLt.so.13 ${root}/lib64/libcublasLt.so SYMBOLIC)
     # There is no static cuhip runtime: the static name links the shared one.
     file(WRITE ${root}/lib64/libcudart_static.a
       "/* cuhip: the CUDA runtime is cuhip's shared libcudart */\nINPUT(-lcudart)\n")
   else()
+    # Translated code needs only HIP. Host C++ files that call the CUDA
+    # runtime themselves (compiled by the C++ compiler, not cuhip nvcc) get
+    # cuhip's libraries, which run on cuhip's HIP backend over the same
+    # libamdhip64; AS_NEEDED keeps them out of programs that do not.
     if(CUHIP_AMDHIP64_LIBRARY)
-      set(hip "INPUT(${CUHIP_AMDHIP64_LIBRARY})")
+      set(hip "${CUHIP_AMDHIP64_LIBRARY}")
     else()
-      set(hip "INPUT(-lamdhip64)")
+      set(hip "-lamdhip64")
     endif()
-    foreach(lib libcudart.so libcudart_static.a libcuda.so)
-      file(WRITE ${root}/lib64/${lib}
-        "/* cuhip AMD mode: CUDA's runtime is HIP's */\n${hip}\n")
+    # Absolute paths: the install step rewrites them for the prefix.
+    set(libdir "${CMAKE_BINARY_DIR}/lib")
+    foreach(pair "libcudart.so:libcudart.so.13" "libcudart_static.a:libcudart.so.13"
+                 "libcuda.so:libcuda.so.1")
+      string(REPLACE ":" ";" pair "${pair}")
+      list(GET pair 0 name)
+      list(GET pair 1 cuhip_lib)
+      file(WRITE ${root}/lib64/${name}
+        "/* cuhip AMD mode: CUDA's runtime is HIP's (docs/nvcc.md) */\n"
+        "INPUT(AS_NEEDED(${libdir}/${cuhip_lib}) ${hip})\n")
     endforeach()
+    # The math libraries translate to their HIP counterparts.
+    file(WRITE ${root}/lib64/libcublas.so
+      "/* cuhip AMD mode: cuBLAS calls are translated to hipBLAS */\nINPUT(-lhipblas)\n")
+    file(WRITE ${root}/lib64/libcublasLt.so
+      "/* cuhip AMD mode: cuBLASLt calls are translated to hipBLASLt */\nINPUT(-lhipblaslt)\n")
   endif()
 endfunction()
 

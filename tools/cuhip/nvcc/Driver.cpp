@@ -349,6 +349,14 @@ int nvccMain(int Argc, char **Argv) {
     R.note("_CUHIP_DEVICE_ARCHS_=" + Line);
   }
 
+  if (Inv.Phase == Phase::Cubin)
+    return Fail("-cubin asks for NVIDIA machine code, which cuhip does not "
+                "make; use -ptx or -fatbin (CPU mode) or -c");
+  if (Inv.Mode == Mode::Amd &&
+      (Inv.Phase == Phase::Ptx || Inv.Phase == Phase::Fatbin))
+    return Fail(std::string(Inv.Phase == Phase::Ptx ? "-ptx" : "-fatbin") +
+                " makes NVIDIA device code; it needs CPU mode "
+                "(--cuhip-backend=cpu)");
   if (Inv.Inputs.empty())
     return Fail("no input files; run 'cuhip nvcc --help' for usage");
   for (const Input &In : Inv.Inputs) {
@@ -364,14 +372,6 @@ int nvccMain(int Argc, char **Argv) {
     return Fail("no CUDA toolkit headers found (tried" + Tried +
                 "); cuhip nvcc parses CUDA with the toolkit's headers: "
                 "install them or set CUHIP_CUDA_PATH");
-  if (Inv.Phase == Phase::Cubin)
-    return Fail("-cubin asks for NVIDIA machine code, which cuhip does not "
-                "make; use -ptx or -fatbin (CPU mode) or -c");
-  if (Inv.Mode == Mode::Amd &&
-      (Inv.Phase == Phase::Ptx || Inv.Phase == Phase::Fatbin))
-    return Fail(std::string(Inv.Phase == Phase::Ptx ? "-ptx" : "-fatbin") +
-                " makes NVIDIA device code; it needs CPU mode "
-                "(--cuhip-backend=cpu)");
   if (Inv.Mode == Mode::Amd && Env.HipPath.empty())
     return Fail("AMD mode needs HIP (include/hip/hip_runtime.h under "
                 "$HIP_PATH, $ROCM_PATH, /usr or /opt/rocm); install it "

@@ -274,6 +274,9 @@ std::vector<std::string> nvccCommand(const Invocation &Inv,
   if (!Inv.Output.empty()) {
     A.push_back("-o");
     A.push_back(Inv.Output);
+  } else if (!Inv.OutputDir.empty()) {
+    A.push_back("-odir");
+    A.push_back(Inv.OutputDir);
   }
   for (const Input &I : Inv.Inputs)
     A.push_back(I.Path);
@@ -527,8 +530,10 @@ int ClangCuda::run() {
                              "and .c files");
         return 1;
       }
-      std::string Out =
-          Inv.Output.empty() ? replaceSuffix(I.Path, ".o") : Inv.Output;
+      std::string Out = Inv.Output;
+      if (Out.empty())
+        Out = (Inv.OutputDir.empty() ? "" : Inv.OutputDir + "/") +
+              replaceSuffix(I.Path, ".o");
       if (int S = compileObject(I, Out))
         return S;
     }

@@ -145,7 +145,14 @@ void appendLinkTail(std::vector<std::string> &A, const Invocation &Inv,
                     const Environment &Env, bool ClangDriver) {
   bool HaveFacade;
   std::string LinkDir = cuhipLinkDir(Env, HaveFacade);
-  A.push_back("-L" + LinkDir);
+  if (ClangDriver) {
+    A.push_back("-L" + LinkDir);
+  } else {
+    // For the host linker only: nvlink would find the facade's empty
+    // libcudadevrt.a there and warn that it skips it.
+    A.push_back("-Xlinker");
+    A.push_back("-L" + LinkDir);
+  }
   for (const std::string &D : Inv.LibDirs)
     A.push_back("-L" + D);
   for (const std::string &F : Inv.LinkerFlags) {

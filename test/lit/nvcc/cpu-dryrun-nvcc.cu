@@ -11,7 +11,11 @@
 // RUN:   -rdc=true -lcudart_static -lcuda -o /out/prog %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LINK
 // LINK:      {{^}}cuhip nvcc: note: -cudart static: cuhip has no static CUDA runtime; the program links cuhip's shared libcudart.so.13{{$}}
-// LINK-NEXT: {{^}}#$ {{[^ ]*}}/bin/nvcc -rdc=true -cudart shared -Xlinker {{"?}}-L{{[^ ]+}} -lcuda {{(-lcudart|-l:libcudart.so.13)}} -Xlinker {{"?}}-rpath,{{[^ ]+}} -o /out/prog {{[^ ]*}}cpu-dryrun-nvcc.cu{{$}}
+// As nvcc links: compile with -dc, device link, then the host compiler
+// links against the facade's runtime names (cuhip's libraries).
+// LINK-NEXT: {{^}}#$ {{[^ ]*}}/bin/nvcc -dc -o {{[^ ]+}}/0_cpu-dryrun-nvcc.o {{[^ ]*}}cpu-dryrun-nvcc.cu{{$}}
+// LINK-NEXT: {{^}}#$ {{[^ ]*}}/bin/nvcc -dlink -rdc=true -lcuda -o {{[^ ]+}}/device_link.o {{[^ ]+}}/0_cpu-dryrun-nvcc.o{{$}}
+// LINK-NEXT: {{^}}#$ g++ -Wl,--start-group {{[^ ]+}}/device_link.o {{[^ ]+}}/0_cpu-dryrun-nvcc.o "-L{{[^ ]+}}/lib/cuhip/cuda-cpu/lib64" -lcudadevrt -lcudart_static -lcuda -lrt -lpthread -ldl -Wl,--end-group -Wl,-rpath,{{[^ ]+}}/lib -o /out/prog{{$}}
 
 // A toolkit nvcc that starts cuhip nvcc again is refused, not recursed into.
 // RUN: env CUHIP_NVCC_TOOLKIT_CHILD=1 not %cuhip nvcc --cuhip-backend=cpu \

@@ -6,8 +6,9 @@
 //
 //  - the CUDA toolkit's nvcc, when installed: every phase runs it with a
 //    command line rebuilt from the Invocation (nothing unvalidated passes
-//    through), except that linking always takes cuhip's shared runtime
-//    (found through the toolkit facade, with an rpath to cuhip's lib);
+//    through); linking is done as nvcc does it (compile, device link, host
+//    compiler) but against cuhip's shared runtime, found through the
+//    toolkit facade, with an rpath to cuhip's lib;
 //  - Clang's CUDA mode otherwise (or with --cuhip-device-compiler=clang):
 //    PTX per virtual architecture, a fatbin written here around it, and a
 //    host compile that embeds it and emits the __cudaRegisterFatBinary
@@ -256,23 +257,19 @@ std::vector<std::string> nvccCommand(const Invocation &Inv,
     A.push_back("--keep-dir");
     A.push_back(Inv.KeepDir);
   }
-  if (Inv.Phase == Phase::Link) {
-    // -cudart shared, whatever the user asked: with -cudart none nvcc
-    // skips the device link that -rdc programs need. The -lcudart it adds
-    // finds cuhip's first: nvcc puts the toolkit's lib directories after
-    // the -L given here (and without the facade, the -l: below comes
-    // first and its libcudart.so.13 resolves the runtime's symbols).
-    A.push_back("-cudart");
-    A.push_back("shared");
-    appendLinkTail(A, Inv, Env, /*ClangDriver=*/false);
-  } else if (Inv.Phase == Phase::DeviceLink) {
-    // Device libraries (-lfoo with device code) are nvlink's to find.
+  if (Inv.Phase == Phase::DeviceLink) {
+    // Device libraries (-lfoo with device code) are nvlink's to find; the
+    // runtime's own (CMake passes -lcudadevrt -lcudart_static -lrt ...)
+    // have no device code here, and the facade's empty libcudadevrt.a
+    // would only make nvlink warn.
+    std::string Facade = Env.ToolkitFacade + "/lib64";
     for (const std::string &D : Inv.LibDirs)
-      A.push_back("-L" + D);
-    bool HaveFacade;
-    cuhipLinkDir(Env, HaveFacade);
-    for (std::string &L : userLibs(Inv, HaveFacade))
-      A.push_back(std::move(L));
+      if (D != Facade)
+        A.push_back("-L" + D);
+    for (const std::string &L : Inv.Libs)
+      if (L != "cudadevrt" && L != "cudart" && L != "cudart_static" &&
+          L != "rt" && L != "pthread" && L != "dl")
+        A.push_back("-l" + L);
   }
   if (!Inv.InputLanguage.empty()) {
     A.push_back("-x");
@@ -290,6 +287,93 @@ std::vector<std::string> nvccCommand(const Invocation &Inv,
   return A;
 }
 
+/// The host compiler nvcc would link with: -ccbin (a compiler, or the
+/// directory holding one), else g++.
+std::string hostCompiler(const Invocation &Inv) {
+  if (Inv.HostCompiler.empty())
+    return "g++";
+  if (isDirectory(Inv.HostCompiler))
+    return Inv.HostCompiler + "/g++";
+  return Inv.HostCompiler;
+}
+
+/// Linking, as nvcc itself does it: sources compiled first (-dc with
+/// relocatable device code), the device link by nvcc when -rdc, then the
+/// host compiler links everything against cuhip's runtime. The host link is
+/// the last command and carries the facade's "-L" verbatim, so CMake's
+/// compiler identification reads the host link launcher and the implicit
+/// link directories from it as it does from nvcc's own -v output.
+int linkWithToolkitNvcc(const Invocation &Inv, const Environment &Env,
+                        Runner &R, const std::string &Nvcc) {
+  std::vector<std::string> Objects;
+  unsigned Counter = 0;
+  for (const Input &I : Inv.Inputs) {
+    if (!isCompileSource(I.Kind)) {
+      if (I.Kind == InputKind::Object || I.Kind == InputKind::Archive ||
+          I.Kind == InputKind::SharedLib)
+        Objects.push_back(I.Path);
+      continue;
+    }
+    Invocation One = Inv;
+    One.Phase = Inv.Rdc ? Phase::DeviceCompile : Phase::Compile;
+    One.Inputs = {I};
+    One.Output = Env.TempDir + "/" + std::to_string(Counter++) + "_" +
+                 replaceSuffix(I.Path, ".o");
+    if (int S = R.run(nvccCommand(One, Env, Nvcc)))
+      return S;
+    Objects.push_back(One.Output);
+  }
+  std::vector<std::string> A{hostCompiler(Inv)};
+  if (Inv.Rdc) {
+    Invocation Dlink = Inv;
+    Dlink.Phase = Phase::DeviceLink;
+    Dlink.Inputs.clear();
+    for (const std::string &O : Objects)
+      Dlink.Inputs.push_back({O, O.size() > 2 && O.substr(O.size() - 2) == ".a"
+                                     ? InputKind::Archive
+                                     : InputKind::Object});
+    Dlink.Output = Env.TempDir + "/device_link.o";
+    if (int S = R.run(nvccCommand(Dlink, Env, Nvcc)))
+      return S;
+    Objects.insert(Objects.begin(), Dlink.Output);
+  }
+  if (Inv.Shared)
+    A.push_back("-shared");
+  if (Inv.HostDebug)
+    A.push_back("-g");
+  for (const std::string &F : Inv.HostCompilerFlags)
+    A.push_back(F);
+  A.push_back("-Wl,--start-group");
+  A.insert(A.end(), Objects.begin(), Objects.end());
+  bool HaveFacade;
+  std::string LinkDir = cuhipLinkDir(Env, HaveFacade);
+  A.push_back("-L" + LinkDir);
+  for (const std::string &D : Inv.LibDirs)
+    A.push_back("-L" + D);
+  for (const std::string &F : Inv.LinkerFlags) {
+    A.push_back("-Xlinker");
+    A.push_back(F);
+  }
+  if (HaveFacade) {
+    // nvcc's own runtime libraries by nvcc's names, which the facade makes
+    // cuhip's (CMake reads which flavour is the default from them).
+    A.push_back("-lcudadevrt");
+    if (Inv.Cudart != "none")
+      A.push_back(Inv.Cudart == "shared" ? "-lcudart" : "-lcudart_static");
+  }
+  for (std::string &L : userLibs(Inv, HaveFacade))
+    if (L != "-lcudadevrt")
+      A.push_back(std::move(L));
+  // cuhip's registration code lives in libcudart: -cudart none still needs
+  // it, and without the facade name the versioned file itself.
+  if (!HaveFacade || Inv.Cudart == "none")
+    A.push_back(HaveFacade ? "-lcudart" : "-l:libcudart.so.13");
+  A.insert(A.end(), {"-lrt", "-lpthread", "-ldl", "-Wl,--end-group",
+                     "-Wl,-rpath," + Env.CuhipLibDir, "-o",
+                     Inv.Output.empty() ? "a.out" : Inv.Output});
+  return R.run(A);
+}
+
 int runToolkitNvcc(const Invocation &Inv, const Environment &Env, Runner &R,
                    const std::string &Nvcc) {
   if (Inv.Phase == Phase::Link || Inv.Phase == Phase::DeviceLink)
@@ -300,7 +384,8 @@ int runToolkitNvcc(const Invocation &Inv, const Environment &Env, Runner &R,
   // The toolkit's nvcc never starts cuhip; if it does (a toolkit path that
   // leads back to the facade), the child sees this and stops.
   setenv(ToolkitChildVariable, "1", 1);
-  int Status = R.run(nvccCommand(Inv, Env, Nvcc));
+  int Status = Inv.Phase == Phase::Link ? linkWithToolkitNvcc(Inv, Env, R, Nvcc)
+                                        : R.run(nvccCommand(Inv, Env, Nvcc));
   unsetenv(ToolkitChildVariable);
   return Status;
 }

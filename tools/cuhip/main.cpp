@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Tool.h"
 #include "cuhip/translate/Translate.h"
+#include "nvcc/Nvcc.h"
 
 #include <cstdio>
 #include <cstring>
@@ -42,6 +43,9 @@ static void usage(FILE *Out) {
                "        compile PTX with cuhip's PTX frontend\n"
                "  translate IN.cu... [-o OUT | --o-dir DIR | --inplace]\n"
                "        translate CUDA source to HIP\n"
+               "  nvcc [nvcc options] FILES...\n"
+               "        compile CUDA for AMD GPUs (or, --cuhip-backend=cpu, for\n"
+               "        cuhip's runtime) with nvcc's command line\n"
                "  info\n"
                "        backends, devices, library locations\n"
                "  version\n"
@@ -64,6 +68,8 @@ int main(int argc, char **argv) {
     return cuhipPtxMain(argc - 1, argv + 1);
   if (Cmd == "translate")
     return cuhip::translate::translateMain(argc - 1, argv + 1);
+  if (Cmd == "nvcc")
+    return cuhip::nvcc::nvccMain(argc - 1, argv + 1);
   if (Cmd == "info")
     return cuhipInfoMain(argc - 1, argv + 1);
   if (Cmd == "version" || Cmd == "--version") {

@@ -50,10 +50,13 @@ struct GpuCode {
 };
 
 struct Invocation {
-  Mode Mode = Mode::Amd;
-  Phase Phase = Phase::Link;
+  nvcc::Mode Mode = nvcc::Mode::Amd;
+  bool ModeGiven = false;            // --cuhip-backend= on the command line
+  std::string DeviceCompiler = "auto"; // CPU mode: auto|nvcc|clang
+  nvcc::Phase Phase = nvcc::Phase::Link;
   std::vector<Input> Inputs;
-  std::string Output; // -o; empty means nvcc's default name
+  std::string Output;    // -o; empty means nvcc's default name
+  std::string OutputDir; // -odir: where -c puts objects without -o
 
   // Preprocessor and language. Defines and undefines keep their order, as
   // "-DX=1" / "-UX" strings.
@@ -76,7 +79,13 @@ struct Invocation {
   bool Shared = false;         // -shared
   bool Pic = false;            // -Xcompiler -fPIC or --compiler-options -fPIC
   std::vector<GpuCode> GpuCodes; // -arch / -gencode / -code; empty = default
+  bool ArchGiven = false;        // -arch/-gencode appeared
+  std::string CodeOption;        // -code as given (folded into GpuCodes)
+  std::vector<std::string> AmdArchOption; // --amdgpu-arch= (split at commas)
   std::vector<std::string> AmdArchs; // resolved AMD targets (AMD mode)
+  // PTX math modes (nvcc defaults; --use_fast_math sets ftz, approximate
+  // division and square root).
+  bool Ftz = false, PrecDiv = true, PrecSqrt = true, Fmad = true;
 
   // Linking.
   std::vector<std::string> LibDirs;  // -L
@@ -89,7 +98,12 @@ struct Invocation {
   std::vector<std::string> PtxasFlags;        // -Xptxas: accepted, noted
   std::vector<std::string> CudafeFlags;       // -Xcudafe: accepted, noted
   std::vector<std::string> NvlinkFlags;       // -Xnvlink: accepted, noted
+  std::vector<std::string> ArchiveFlags;      // -Xarchive
   std::string HostCompiler;                   // -ccbin
+  bool ForwardUnknownToHostCompiler = false;  // -forward-unknown-to-host-compiler
+  bool ForwardUnknownToHostLinker = false;    // -forward-unknown-to-host-linker
+  bool NoWarnings = false;                    // -w
+  bool WarningsAsErrors = false;              // -Werror all-warnings
 
   // Dependencies (as gcc's -M family).
   bool DepsM = false, DepsMM = false, DepsMD = false, DepsMMD = false,
@@ -100,6 +114,8 @@ struct Invocation {
   // Driver behaviour.
   bool DryRun = false;   // --dryrun: print the commands, run nothing
   bool Verbose = false;  // -v / --verbose: print the commands as they run
+  bool PrintVersion = false; // --version / -V
+  bool PrintHelp = false;    // --help
   bool Keep = false;     // --keep
   std::string KeepDir;   // --keep-dir
   std::vector<std::string> Notes; // accepted-but-ignored options, for -v
@@ -145,6 +161,16 @@ struct Environment {
 /// The nvcc version cuhip reports (the CUDA toolkit release whose headers
 /// it compiles against), as "13.0.88".
 std::string cudaVersion(const Environment &Env);
+
+/// AMD mode's targets: --amdgpu-arch=, else $CUHIP_AMDGPU_ARCH, else the
+/// -arch/-gencode architectures through the table in docs/nvcc.md, else
+/// gfx942,gfx1100. False (with Err) for a target cuhip does not know.
+bool resolveAmdArchs(const Invocation &Inv, std::vector<std::string> &Out,
+                     std::string &Err);
+/// The CUDA architectures ("90", "89") whose table rows give these AMD
+/// targets: what `-v` reports, so CMake's default CMAKE_CUDA_ARCHITECTURES
+/// comes back to the same targets.
+std::vector<std::string> cudaArchsForAmd(const std::vector<std::string> &Amd);
 
 int runAmd(const Invocation &Inv, const Environment &Env, Runner &R);
 int runCpu(const Invocation &Inv, const Environment &Env, Runner &R);

@@ -564,7 +564,8 @@ struct Pipeline {
       Cmd.push_back("-fPIC");
     addLibs(Cmd);
     Cmd.push_back("-L" + hipLibDir());
-    Cmd.push_back("-Wl,-rpath," + hipLibDir());
+    if (hipLibDir().rfind("/usr/lib", 0) != 0)
+      Cmd.push_back("-Wl,-rpath," + hipLibDir());
     Cmd.push_back("-lamdhip64");
     for (const std::string &F : Inv.LinkerFlags)
       Cmd.push_back("-Wl," + F);
@@ -600,12 +601,17 @@ struct Pipeline {
         return fail(Err);
       R.note("_CUHIP_DEVICE_LIBS_=" + DeviceLibs);
     }
-    switch (Inv.Phase) {
+    enum Phase Ph = Inv.Phase;
+    // -M / -MM without -MD: dependencies are all nvcc makes.
+    if ((Inv.DepsM || Inv.DepsMM) && !Inv.DepsMD && !Inv.DepsMMD &&
+        Ph == Phase::Link)
+      Ph = Phase::DepsOnly;
+    switch (Ph) {
     case Phase::Preprocess:
     case Phase::DepsOnly:
       for (const Input &In : Inv.Inputs)
         if (isSource(In))
-          if (int RC = preprocess(In, Inv.Phase == Phase::DepsOnly))
+          if (int RC = preprocess(In, Ph == Phase::DepsOnly))
             return RC;
       return 0;
     case Phase::Compile:

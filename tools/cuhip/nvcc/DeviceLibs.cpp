@@ -19,6 +19,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -127,7 +128,11 @@ bool prepareDeviceLibs(const std::vector<std::string> &Archs, std::string &Dir,
         std::find(Missing.begin(), Missing.end(), D) == Missing.end())
       Missing.push_back(D);
   }
-  if (Missing.empty()) {
+  // HIP 5.2's headers call functions (__atomic_work_item_fence for
+  // __threadfence ...) that its hip.bc defines; Clang 22 no longer links
+  // hip.bc, so the cache's ockl.bc is ockl.bc with hip.bc linked in.
+  bool HipBc = fs::exists(Installed + "/hip.bc");
+  if (Missing.empty() && !HipBc) {
     Dir = Installed;
     return true;
   }
@@ -148,7 +153,7 @@ bool prepareDeviceLibs(const std::vector<std::string> &Archs, std::string &Dir,
        It.increment(EC)) {
     std::string Name(llvm::sys::path::filename(It->path()));
     std::string Link = Dir + "/" + Name;
-    if (fs::exists(Link))
+    if (fs::exists(Link) || (HipBc && Name == "ockl.bc"))
       continue;
     llvm::SmallString<256> Tmp(Link + ".link-" +
                                std::to_string(::getpid()) + ".tmp");
@@ -161,6 +166,57 @@ bool prepareDeviceLibs(const std::vector<std::string> &Archs, std::string &Dir,
         return false;
       }
     }
+  }
+
+  if (HipBc && !fs::exists(Dir + "/ockl.bc")) {
+    llvm::LLVMContext Ctx;
+    auto Load = [&](const std::string &P)
+        -> std::unique_ptr<llvm::Module> {
+      auto Buf = llvm::MemoryBuffer::getFile(P);
+      if (!Buf) {
+        Err = "cannot read " + P + ": " + Buf.getError().message();
+        return nullptr;
+      }
+      auto M = llvm::parseBitcodeFile((*Buf)->getMemBufferRef(), Ctx);
+      if (!M) {
+        Err = "cannot read " + P + ": " + llvm::toString(M.takeError());
+        return nullptr;
+      }
+      // linkonce definitions would be dropped as unreferenced.
+      for (llvm::GlobalValue &G : (*M)->global_values())
+        if (G.hasLinkOnceLinkage())
+          G.setLinkage(llvm::GlobalValue::WeakODRLinkage);
+      return std::move(*M);
+    };
+    std::unique_ptr<llvm::Module> Ockl = Load(Installed + "/ockl.bc");
+    std::unique_ptr<llvm::Module> Hip = Ockl ? Load(Installed + "/hip.bc")
+                                             : nullptr;
+    if (!Hip)
+      return false;
+    if (llvm::Linker::linkModules(*Ockl, std::move(Hip))) {
+      Err = "cannot link " + Installed + "/hip.bc into ockl.bc";
+      return false;
+    }
+    // ROCm 5.2's ocml reads __oclc_daz_opt, which Clang 22 no longer
+    // links a definition of: denormals are kept (nvcc's default).
+    if (fs::exists(Installed + "/oclc_daz_opt_off.bc")) {
+      std::unique_ptr<llvm::Module> Daz =
+          Load(Installed + "/oclc_daz_opt_off.bc");
+      if (!Daz || llvm::Linker::linkModules(*Ockl, std::move(Daz))) {
+        Err = "cannot link oclc_daz_opt_off.bc into ockl.bc";
+        return false;
+      }
+    }
+    if (!publish(
+            Dir + "/ockl.bc",
+            [&](int FD) {
+              llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+              llvm::WriteBitcodeToFile(*Ockl, OS);
+              OS.close();
+              return !OS.has_error();
+            },
+            Err))
+      return false;
   }
 
   // Another target's isa-version file is the model: same data layout,

@@ -34,6 +34,11 @@ for lib, headers in (("hiprand", ("hiprand/hiprand.h", "rocrand/rocrand.h")),
                      ("hipsparse", ("hipsparse/hipsparse.h",))):
     if all(os.path.exists(os.path.join("/usr/include", h)) for h in headers):
         config.available_features.add(lib)
+# cuhip nvcc's AMD mode: HIP's headers plus the LLVM tools it runs (the
+# bundler is in Debian's clang-tools package).
+if os.path.exists("/usr/include/hip/hip_runtime.h") and os.path.exists(
+        os.path.join(config.llvm_tools_dir, "clang-offload-bundler")):
+    config.available_features.add("hip-offload")
 if config.nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))

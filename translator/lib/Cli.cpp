@@ -24,6 +24,11 @@ const char *const Usage =
     "  --no-backup           with --inplace: no .orig backups\n"
     "  --local-headers       also translate the project headers the inputs\n"
     "                        include (each once)\n"
+    "  --local-root DIR      with --local-headers: the non-system headers\n"
+    "                        under DIR are the project's; --o-dir places\n"
+    "                        files relative to DIR\n"
+    "  --line-markers        #line directives so compilers report the\n"
+    "                        original file names and line numbers\n"
     "parsing:\n"
     "  -p BUILD_DIR          take -I/-D flags from BUILD_DIR/compile_commands.json\n"
     "  -I DIR, -D NAME[=V], -U NAME, -isystem DIR\n"
@@ -88,6 +93,11 @@ int translateMain(int Argc, char **Argv) {
       Opts.NoBackup = true;
     } else if (A == "--local-headers") {
       Opts.LocalHeaders = true;
+    } else if (A == "--local-root" || A.starts_with("--local-root=")) {
+      if (!Value("--local-root", Opts.LocalRoot))
+        return Fail("--local-root needs a directory");
+    } else if (A == "--line-markers") {
+      Opts.LineMarkers = true;
     } else if (A == "-p") {
       if (I + 1 >= Argc)
         return Fail("-p needs a build directory");

@@ -309,7 +309,8 @@ int translateFiles(const Options &Opts) {
   TranslationConfig Config;
   Config.Opts = &Opts;
   Config.Target = Target;
-  Config.LocalRoot = localRoot(Opts.Inputs);
+  Config.LocalRoot = Opts.LocalRoot.empty() ? localRoot(Opts.Inputs)
+                                            : absolute(Opts.LocalRoot);
   Config.Headers = &Headers;
   Config.CudaPath = CudaPath;
 
@@ -411,7 +412,8 @@ int translateFiles(const Options &Opts) {
     std::vector<std::string> Paths;
     for (const TranslatedFile &T : Collected)
       Paths.push_back(T.Path);
-    std::string Root = commonRoot(Paths);
+    std::string Root =
+        Opts.LocalRoot.empty() ? commonRoot(Paths) : Config.LocalRoot;
     std::string Base = !Opts.OutputDir.empty()
                            ? absolute(Opts.OutputDir)
                            : std::string(llvm::sys::path::parent_path(

@@ -488,8 +488,58 @@ void TranslationContext::lexicalPass(FileID FID, FileState &S) {
   }
 }
 
+namespace {
+
+/// `#line N "Path"` for the line of Buffer that starts at Offset.
+std::string lineMarker(llvm::StringRef Buffer, unsigned Offset,
+                       llvm::StringRef Path) {
+  std::string Quoted;
+  for (char C : Path) {
+    if (C == '"' || C == '\\')
+      Quoted += '\\';
+    Quoted += C;
+  }
+  return "#line " + std::to_string(1 + Buffer.take_front(Offset).count('\n')) +
+         " \"" + Quoted + "\"\n";
+}
+
+/// With LineMarkers, every edit that changes the number of lines is
+/// followed by a #line at the next line start, so the lines after it keep
+/// their original numbers. A line start that continues a directive (the
+/// previous line ends in a backslash) is skipped: a #line cannot go there.
+void addLineMarkers(llvm::StringRef Buffer, const std::string &Path,
+                    std::vector<Edit> &Edits) {
+  std::set<unsigned> At;
+  for (const Edit &E : Edits) {
+    llvm::StringRef Replaced = Buffer.substr(E.Offset, E.Length);
+    if (llvm::StringRef(E.Text).count('\n') == Replaced.count('\n'))
+      continue;
+    unsigned Pos = E.Offset + E.Length;
+    while (Pos < Buffer.size() &&
+           !(Pos > 0 && Buffer[Pos - 1] == '\n' &&
+             !(Pos > 1 && Buffer[Pos - 2] == '\\')))
+      ++Pos;
+    if (Pos < Buffer.size())
+      At.insert(Pos);
+  }
+  for (unsigned Pos : At) {
+    // Not inside text another edit replaces.
+    bool Inside = false;
+    for (const Edit &E : Edits)
+      Inside |= E.Offset < Pos && Pos < E.Offset + E.Length;
+    if (!Inside)
+      Edits.push_back({Pos, 0, lineMarker(Buffer, Pos, Path), ~0u});
+  }
+  // The file's own marker comes before anything inserted at its start.
+  Edits.insert(Edits.begin(), {0, 0, lineMarker(Buffer, 0, Path), 0});
+}
+
+} // namespace
+
 std::string TranslationContext::applyEdits(llvm::StringRef Buffer,
                                            FileState &S) {
+  if (options().LineMarkers)
+    addLineMarkers(Buffer, S.Path, S.Edits);
   std::stable_sort(S.Edits.begin(), S.Edits.end(),
                    [](const Edit &A, const Edit &B) {
                      if (A.Offset != B.Offset)

@@ -39,6 +39,16 @@ struct Options {
   bool HipLaunch = false;   // --hip-launch: <<<>>> to hipLaunchKernelGGL
   bool WarpSizeSafe = false; // --warp-size-safe
   bool LocalHeaders = false; // --local-headers
+  /// With LocalHeaders: the directory whose non-system headers are project
+  /// headers (translated too). Empty: the current directory when it holds
+  /// every input, else their common root. When set, --o-dir places every
+  /// file at its path relative to it ("/" mirrors absolute paths), which is
+  /// what `cuhip nvcc` uses to translate into a scratch directory.
+  std::string LocalRoot;
+  /// Starts every written file with `#line 1 "<original path>"` and puts a
+  /// `#line` after each inserted block of lines, so a compiler reading the
+  /// translation reports the user's file names and line numbers.
+  bool LineMarkers = false;
   StatsFormat Stats = StatsFormat::None;
   unsigned Jobs = 0;        // -j; 0 = one per core
   int Progress = -1;        // 1 on, 0 off, -1 when stderr is a terminal

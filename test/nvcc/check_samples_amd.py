@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Builds every sample in samples/ with `cuhip nvcc` in AMD mode, the way
+a Makefile would call nvcc, and checks each result: an executable linked
+against libamdhip64 whose .hip_fatbin section holds a code object for every
+requested target (clang-offload-bundler --list proves it).
+
+A sample that is a directory of .cu files is built twice: `nvcc -rdc=true`
+over all its files, and CMake's separable compilation (`nvcc -dc` per file,
+`nvcc -dlink` over the objects, the host compiler linking everything).
+NAME_kernels.cu files (kernels a driver-API sample loads at run time; nvcc
+-fatbin in CPU mode) are compiled with -c and their objects checked.
+
+Prints one line per sample and a summary; exits 1 if any sample failed.
+"""
+import argparse
+import concurrent.futures
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+# Extra nvcc flags per sample, as the top-level CMakeLists.txt gives them.
+SAMPLE_FLAGS = {"driver_module_ptx": ["-lcuda"],
+                "driver_module_fatbin": ["-lcuda"],
+                "driver_link": ["-lcuda"]}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace", **kw)
+
+
+def first_error(text):
+    for line in text.splitlines():
+        if "error" in line:
+            return line.strip()
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[-1].strip() if lines else "(no output)"
+
+
+class Builder:
+    def __init__(self, a):
+        self.a = a
+        self.tool = lambda name: os.path.join(a.llvm_bin, name)
+
+    def nvcc(self, args):
+        return run([self.a.cuhip, "nvcc", "--amdgpu-arch=" + ",".join(self.a.arch),
+                    "-O3"] + args)
+
+    def check_targets(self, binary):
+        """The first bundle of BINARY's .hip_fatbin names every target."""
+        fb = binary + ".hip_fatbin"
+        r = run([self.tool("llvm-objcopy"), "--dump-section", ".hip_fatbin=" + fb,
+                 binary, binary + ".stripped"])
+        if r.returncode:
+            return "no .hip_fatbin section: " + first_error(r.stdout)
+        r = run([self.tool("clang-offload-bundler"), "--list", "--type=o",
+                 "--input=" + fb])
+        if r.returncode:
+            return "clang-offload-bundler --list: " + first_error(r.stdout)
+        listed = r.stdout.split()
+        for arch in self.a.arch:
+            if "hipv4-amdgcn-amd-amdhsa--" + arch not in listed:
+                return "no %s code object (bundle lists %s)" % (arch, " ".join(listed))
+        return None
+
+    def check_exe(self, exe):
+        r = run([self.tool("llvm-readelf"), "-d", exe])
+        if "libamdhip64" not in r.stdout:
+            return "not linked against libamdhip64"
+        return self.check_targets(exe)
+
+    def single(self, src):
+        name = os.path.basename(src)[:-3]
+        out = os.path.join(self.a.work, name)
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        if name.endswith("_kernels"):
+            obj = os.path.join(out, name + ".o")
+            r = self.nvcc(["-c", src, "-o", obj])
+            if r.returncode:
+                return name, "nvcc -c: " + first_error(r.stdout)
+            return name, self.check_targets(obj)
+        exe = os.path.join(out, name)
+        r = self.nvcc(SAMPLE_FLAGS.get(name, []) + [src, "-o", exe])
+        if r.returncode:
+            return name, "nvcc: " + first_error(r.stdout)
+        return name, self.check_exe(exe)
+
+    def multi(self, d):
+        name = os.path.basename(d.rstrip("/"))
+        out = os.path.join(self.a.work, name)
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        srcs = sorted(glob.glob(os.path.join(d, "*.cu")))
+        exe = os.path.join(out, name)
+        r = self.nvcc(["-rdc=true", "-I" + d] + srcs + ["-o", exe])
+        if r.returncode:
+            return name, "nvcc -rdc=true: " + first_error(r.stdout)
+        err = self.check_exe(exe)
+        if err:
+            return name, "nvcc -rdc=true: " + err
+        objs = []
+        for s in srcs:
+            o = os.path.join(out, os.path.basename(s)[:-3] + ".o")
+            r = self.nvcc(["-dc", "-I" + d, s, "-o", o])
+            if r.returncode:
+                return name, "nvcc -dc %s: %s" % (os.path.basename(s), first_error(r.stdout))
+            objs.append(o)
+        dlink = os.path.join(out, "device_link.o")
+        r = self.nvcc(["-dlink"] + objs + ["-o", dlink])
+        if r.returncode:
+            return name, "nvcc -dlink: " + first_error(r.stdout)
+        err = self.check_targets(dlink)
+        if err:
+            return name, "nvcc -dlink: " + err
+        exe2 = os.path.join(out, name + "_separable")
+        r = run([self.a.cxx] + objs + [dlink, "-o", exe2, "-L" + self.a.hip_lib,
+                                       "-lamdhip64"])
+        if r.returncode:
+            return name, "host link: " + first_error(r.stdout)
+        r = run([self.tool("llvm-readelf"), "-d", exe2])
+        if "libamdhip64" not in r.stdout:
+            return name, "host link: not linked against libamdhip64"
+        return name, None
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--cuhip", required=True)
+    p.add_argument("--samples", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--llvm-bin", required=True,
+                   help="LLVM's bin directory (llvm-objcopy, clang-offload-bundler)")
+    p.add_argument("--cxx", default="c++", help="the host compiler of the separable link")
+    p.add_argument("--hip-lib", default="/usr/lib/x86_64-linux-gnu")
+    p.add_argument("--arch", action="append", default=[])
+    p.add_argument("-j", type=int, default=2)
+    p.add_argument("--only", action="append", default=[],
+                   help="build only these samples (names without .cu)")
+    a = p.parse_args()
+    a.arch = a.arch or ["gfx942", "gfx1100"]
+    os.makedirs(a.work, exist_ok=True)
+    b = Builder(a)
+    jobs = []
+    for e in sorted(os.listdir(a.samples)):
+        path = os.path.join(a.samples, e)
+        stem = e[:-3] if e.endswith(".cu") else e
+        if a.only and stem not in a.only:
+            continue
+        if os.path.isdir(path) and glob.glob(os.path.join(path, "*.cu")):
+            jobs.append((b.multi, path))
+        elif e.endswith(".cu"):
+            jobs.append((b.single, path))
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
+        for name, err in pool.map(lambda j: j[0](j[1]), jobs):
+            print("%-28s %s" % (name, "ok" if not err else "FAIL: " + err), flush=True)
+            if err:
+                failed.append(name)
+    print("%d of %d samples built by cuhip nvcc for %s"
+          % (len(jobs) - len(failed), len(jobs), ", ".join(a.arch)))
+    if failed:
+        print("failed: " + " ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -42,8 +42,9 @@ def main():
     ap.add_argument("--cuhip", required=True, help="the cuhip executable")
     ap.add_argument("--cmake", default="cmake")
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
-    ap.add_argument("--archs", default="90;89",
-                    help="CMAKE_CUDA_ARCHITECTURES for the project")
+    ap.add_argument("--archs", default="90,89",
+                    help="CMAKE_CUDA_ARCHITECTURES for the project, "
+                         "comma-separated")
     ap.add_argument("--expect-targets", default="gfx942,gfx1100")
     ap.add_argument("--source", default=HERE)
     ap.add_argument("--work", help="build directory (default: a temporary one)")
@@ -66,7 +67,7 @@ def main():
                 "-DCMAKE_BUILD_TYPE=Release",
                 "-DCMAKE_TOOLCHAIN_FILE=" + a.toolchain,
                 "-DCUHIP_BACKEND=" + a.mode,
-                "-DCMAKE_CUDA_ARCHITECTURES=" + a.archs], "configure")
+                "-DCMAKE_CUDA_ARCHITECTURES=" + a.archs.replace(",", ";")], "configure")
     sys.stdout.write(out)
     # CMake must have taken cuhip nvcc for nvcc, with cuhip's toolkit root.
     cache = open(os.path.join(work, "CMakeCache.txt")).read()

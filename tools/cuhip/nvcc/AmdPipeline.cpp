@@ -356,7 +356,13 @@ struct Pipeline {
     std::set<std::string> Defined, Wanted;
     std::vector<std::string> Order;
     auto Scan = [&](llvm::object::ObjectFile &O, const std::string &File) {
+      // Device code is in an offload bundle section; a file with only
+      // __device__ functions (no kernels) has one but registers nothing.
       bool HasDevice = false;
+      for (const llvm::object::SectionRef &Sec : O.sections())
+        if (auto Name = Sec.getName();
+            Name && Name->starts_with("__CLANG_OFFLOAD_BUNDLE__hip"))
+          HasDevice = true;
       for (const llvm::object::SymbolRef &S : O.symbols()) {
         auto Name = S.getName();
         auto Flags = S.getFlags();

@@ -6,6 +6,9 @@
  *  - defines __AMDGCN_WAVEFRONT_SIZE, which HIP 5.2's headers use and Clang
  *    22 no longer defines: 32 on RDNA (gfx10, gfx11, gfx12: cuhip compiles
  *    them in wave32), 64 on GCN/CDNA;
+ *  - defines __llvm_amdgcn_rcp_f16 and _2f16, which HIP 5.2's half-precision header
+ *    calls (hrcp, h2rcp) and expects Clang's HIP wrapper to declare; Clang
+ *    22's does not. It is CUDA's hrcp: the reciprocal, rounded to nearest;
  *  - defines the macros nvcc defines, so code (and CMake's compiler
  *    identification) that tests for nvcc takes its nvcc branches:
  *    __NVCC__, __CUDACC__, __CUDACC_RELAXED_CONSTEXPR__,
@@ -29,6 +32,19 @@
 #endif
 
 #include <hip/hip_common.h>
+
+#if defined(__HIP__) && defined(__CLANG_HIP_RUNTIME_WRAPPER_INCLUDED__)
+static __attribute__((device, const, always_inline)) inline _Float16
+__llvm_amdgcn_rcp_f16(_Float16 x) {
+  return (_Float16)1.0f / x;
+}
+typedef _Float16 __cuhip_half2_vector __attribute__((ext_vector_type(2)));
+static __attribute__((device, const, always_inline)) inline __cuhip_half2_vector
+__llvm_amdgcn_rcp_2f16(__cuhip_half2_vector x) {
+  return __cuhip_half2_vector{__llvm_amdgcn_rcp_f16(x.x),
+                              __llvm_amdgcn_rcp_f16(x.y)};
+}
+#endif
 
 #ifndef __NVCC__
 #define __NVCC__ 1

@@ -69,18 +69,40 @@ def main():
                 "-DCUHIP_BACKEND=" + a.mode,
                 "-DCMAKE_CUDA_ARCHITECTURES=" + a.archs.replace(",", ";")], "configure")
     sys.stdout.write(out)
-    # CMake must have taken cuhip nvcc for nvcc, with cuhip's toolkit root.
+    # CMake must have identified cuhip nvcc as nvcc, with cuhip's toolkit
+    # directory for the mode as the toolkit root.
     cache = open(os.path.join(work, "CMakeCache.txt")).read()
     facade = "lib/cuhip/cuda-" + a.mode
-    if "CMAKE_CUDA_COMPILER:" not in cache and facade not in out:
-        sys.exit("FAIL: the CUDA compiler is not cuhip's nvcc")
     info = [f for f in os.listdir(os.path.join(work, "CMakeFiles"))
             if f[0].isdigit()]
     compiler = open(os.path.join(work, "CMakeFiles", info[0],
                                  "CMakeCUDACompiler.cmake")).read()
-    for want in ('CMAKE_CUDA_COMPILER_ID "NVIDIA"', facade):
+    for want in ('CMAKE_CUDA_COMPILER_ID "NVIDIA"',
+                 facade + '/bin/nvcc")',
+                 'CMAKE_CUDA_COMPILER_TOOLKIT_ROOT "',
+                 'CMAKE_CUDA_HOST_IMPLICIT_LINK_DIRECTORIES "'):
         if want not in compiler:
             sys.exit("FAIL: CMakeCUDACompiler.cmake lacks %r" % want)
+    for var in ("CMAKE_CUDA_COMPILER_TOOLKIT_ROOT",
+                "CMAKE_CUDA_HOST_IMPLICIT_LINK_DIRECTORIES"):
+        line = [l for l in compiler.splitlines() if "set(%s " % var in l]
+        if not line or facade not in line[0]:
+            sys.exit("FAIL: %s is not cuhip's toolkit directory: %s"
+                     % (var, line[0] if line else "unset"))
+    # FindCUDAToolkit's targets point into the mode's toolkit directory:
+    # the runtime and driver always, cuBLAS/cuBLASLt where that mode has them
+    # (AMD: hipBLAS linker scripts; CPU: cuhip's own libraries once built).
+    cuhip_root = os.path.dirname(os.path.dirname(os.path.abspath(a.cuhip)))
+    wanted = ["cudart", "cuda_driver"]
+    if a.mode == "amd" or os.path.exists(
+            os.path.join(cuhip_root, "lib", "libcublas.so.13")):
+        wanted += ["cublas", "cublasLt"]
+    for lib in wanted:
+        line = [l for l in cache.splitlines()
+                if l.startswith("CUDA_%s_LIBRARY:FILEPATH=" % lib)]
+        if not line or facade + "/lib64/" not in line[0]:
+            sys.exit("FAIL: CUDA::%s is not cuhip's (%s)"
+                     % (lib, line[0] if line else "not in the cache"))
     must([a.cmake, "--build", work, "-v"], "build")
     prog = os.path.join(work, "mlp_demo")
 

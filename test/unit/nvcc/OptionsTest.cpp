@@ -102,6 +102,15 @@ TEST(NvccOptions, Spellings) {
   EXPECT_EQ(Inv.Notes.size(), 2u);
 }
 
+// -M alone is a phase; with -MD it rides along with the compile.
+TEST(NvccOptions, DependencyPhases) {
+  EXPECT_EQ(parse({"-M", "a.cu"}).Phase, Phase::DepsOnly);
+  EXPECT_EQ(parse({"-MM", "-c", "a.cu"}).Phase, Phase::DepsOnly);
+  EXPECT_EQ(parse({"-MD", "-c", "a.cu"}).Phase, Phase::Compile);
+  EXPECT_EQ(parse({"-M", "-MD", "-c", "a.cu"}).Phase, Phase::Compile);
+  EXPECT_EQ(parse({"-E", "-M", "a.cu"}).Phase, Phase::Preprocess);
+}
+
 TEST(NvccOptions, ArchWithCode) {
   Invocation Inv = parse({"-arch=compute_75", "-code=sm_75,compute_75", "a.cu"});
   ASSERT_EQ(Inv.GpuCodes.size(), 2u);

@@ -87,6 +87,15 @@ struct Pipeline {
 
   std::string mirrorOf(const std::string &Abs) { return Mirror + Abs; }
 
+  /// A scratch object for a source, named as nvcc names it (stem.o) so a
+  /// -lib archive's members carry the sources' names.
+  std::string objectFor(const Input &In) {
+    std::string Dir = temp("obj");
+    if (!R.dryRun())
+      fs::create_directories(Dir);
+    return Dir + "/" + stem(In.Path) + ".o";
+  }
+
   /// The flags the translator parses with and Clang compiles with that
   /// come from the user: defines, include directories, pre-includes, -std.
   std::vector<std::string> preprocessorFlags(bool Translated) {
@@ -627,6 +636,13 @@ struct Pipeline {
           continue;
         std::string Obj = !Inv.Output.empty() ? Inv.Output
                                               : stem(In.Path) + ".o";
+        if (Inv.Output.empty() && !Inv.OutputDir.empty()) {
+          if (!R.dryRun())
+            if (std::error_code EC = fs::create_directories(Inv.OutputDir))
+              return fail("cannot create -odir " + Inv.OutputDir + ": " +
+                          EC.message());
+          Obj = Inv.OutputDir + "/" + Obj;
+        }
         if (int RC = compile(In, Obj))
           return RC;
       }
@@ -683,7 +699,7 @@ struct Pipeline {
       std::vector<std::string> Files;
       for (const Input &In : Inv.Inputs) {
         if (isSource(In)) {
-          std::string Obj = temp(stem(In.Path) + ".o");
+          std::string Obj = objectFor(In);
           if (int RC = compile(In, Obj))
             return RC;
           Files.push_back(Obj);
@@ -692,6 +708,10 @@ struct Pipeline {
         }
       }
       std::string Out = Inv.Output.empty() ? "a.a" : Inv.Output;
+      // `ar r` keeps the members it does not replace: start afresh, as
+      // nvcc -lib does.
+      if (!R.dryRun())
+        fs::remove(Out);
       std::vector<std::string> Ar = {llvmTool(Env, "llvm-ar"), "rcs", Out};
       Ar.insert(Ar.end(), Files.begin(), Files.end());
       if (int RC = R.run(Ar))

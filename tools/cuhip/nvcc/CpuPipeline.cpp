@@ -383,6 +383,9 @@ int runToolkitNvcc(const Invocation &Inv, const Environment &Env, Runner &R,
                                 "itself when the program runs");
   // The toolkit's nvcc never starts cuhip; if it does (a toolkit path that
   // leads back to the facade), the child sees this and stops.
+  // nvcc writes into -odir but does not create it.
+  if (!Inv.OutputDir.empty() && !R.dryRun())
+    mkdir(Inv.OutputDir.c_str(), 0777);
   setenv(ToolkitChildVariable, "1", 1);
   int Status = Inv.Phase == Phase::Link ? linkWithToolkitNvcc(Inv, Env, R, Nvcc)
                                         : R.run(nvccCommand(Inv, Env, Nvcc));

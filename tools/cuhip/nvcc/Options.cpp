@@ -709,6 +709,11 @@ bool parseArgs(const std::vector<std::string> &Args, Invocation &Inv,
       Codes.push_back({Virt, C});
     Inv.GpuCodes = std::move(Codes);
   }
+  // -M and -MM are phases of their own (dependencies, no output); with -MD
+  // or -MMD they go with the compile.
+  if ((Inv.DepsM || Inv.DepsMM) && !Inv.DepsMD && !Inv.DepsMMD &&
+      (Inv.Phase == Phase::Link || Inv.Phase == Phase::Compile))
+    Inv.Phase = Phase::DepsOnly;
   // nvcc's -x applies to the inputs after it; inputs given before it keep
   // their suffix's kind. A later -x cu is the common case (CMake puts it
   // before the source), which the loop above already honours.

@@ -28,8 +28,6 @@ cublasStatus_t resolveMatmul(const char *Function, cublasLtMatmulDesc_t Desc,
 
 // --- the HIP backend: hipBLASLt through dlopen (LtHip.cpp) -----------------
 
-/// Is the runtime on its HIP backend (so that device memory is the GPU's)?
-bool onHipBackend();
 /// On the HIP backend, creates the hipBLASLt handle that H forwards to;
 /// CUBLAS_STATUS_NOT_SUPPORTED (logged) when hipBLASLt is missing. Nothing
 /// on the CPU backend.
@@ -43,5 +41,20 @@ cublasStatus_t ltHipMatmul(cublasLtContext *H, const MatmulDescState &Desc,
                            const void *Beta, const void *C, void *D,
                            void *Workspace, size_t WorkspaceBytes,
                            cudaStream_t Stream);
+
+/// The forwarding itself, without the runtime: tests call these against a
+/// recording stand-in library (CUHIP_HIPBLASLT_LIBRARY) with made-up
+/// handles and streams.
+namespace hipblaslt {
+cublasStatus_t createHandle(void **Out);
+void destroyHandle(void *Handle);
+cublasStatus_t matmul(void *Handle, const MatmulDescState &Desc,
+                      const LayoutState *const Layouts[4], const void *Alpha,
+                      const void *A, const void *B, const void *Beta,
+                      const void *C, void *D, void *Workspace,
+                      size_t WorkspaceBytes, void *HipStream);
+/// Forgets the loaded library (tests switch stand-ins).
+void reset();
+} // namespace hipblaslt
 
 } // namespace cuhip::blaslt

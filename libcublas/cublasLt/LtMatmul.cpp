@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "LtApi.h"
 
+#include "HostJob.h"
 #include "cuhip/runtime/Runtime.h"
 
 #include <memory>
@@ -148,10 +149,17 @@ cublasStatus_t cuhip::blaslt::resolveMatmul(
                       "scale type %s with a 32F compute type; use CUDA_R_32F",
                       typeName(Desc->ScaleType));
     break;
+  case CUBLAS_COMPUTE_16F:
+  case CUBLAS_COMPUTE_16F_PEDANTIC:
+    P.ComputeType = blas::Compute::F16;
+    if (Desc->ScaleType != CUDA_R_16F)
+      return ltRefuse(CUBLAS_STATUS_NOT_SUPPORTED, Fn,
+                      "scale type %s with CUBLAS_COMPUTE_16F; use CUDA_R_16F",
+                      typeName(Desc->ScaleType));
+    break;
   case CUBLAS_COMPUTE_64F:
   case CUBLAS_COMPUTE_64F_PEDANTIC:
     P.ComputeType = blas::Compute::F64;
-    P.ScaleF64 = true;
     if (Desc->ScaleType != CUDA_R_64F)
       return ltRefuse(CUBLAS_STATUS_NOT_SUPPORTED, Fn,
                       "scale type %s with CUBLAS_COMPUTE_64F; use CUDA_R_64F",
@@ -160,7 +168,7 @@ cublasStatus_t cuhip::blaslt::resolveMatmul(
   default:
     return ltRefuse(CUBLAS_STATUS_NOT_SUPPORTED, Fn,
                     "compute type %d; cuhip's cuBLASLt does the CUBLAS_COMPUTE_"
-                    "32F family and CUBLAS_COMPUTE_64F",
+                    "32F family, CUBLAS_COMPUTE_16F and CUBLAS_COMPUTE_64F",
                     Desc->ComputeType);
   }
   if (Desc->PointerMode != CUBLASLT_POINTER_MODE_HOST &&
@@ -195,6 +203,13 @@ cublasStatus_t cuhip::blaslt::resolveMatmul(
                       "matrix %c is %s with compute type %d; CUDA_R_64F "
                       "matrices go with CUBLAS_COMPUTE_64F only",
                       "ABCD"[I], typeName(L[I]->Type), Desc->ComputeType);
+  if (P.ComputeType == blas::Compute::F16)
+    for (int I = 0; I < 4; ++I)
+      if (Refs[I]->Type != DType::F16)
+        return ltRefuse(CUBLAS_STATUS_NOT_SUPPORTED, Fn,
+                        "CUBLAS_COMPUTE_16F needs CUDA_R_16F matrices "
+                        "(matrix %c is %s)",
+                        "ABCD"[I], typeName(L[I]->Type));
   if (P.A.Type != P.B.Type || P.C.Type != P.D.Type)
     return ltRefuse(CUBLAS_STATUS_NOT_SUPPORTED, Fn,
                     "A and B must have one type and C and D another "
@@ -231,10 +246,16 @@ cublasStatus_t cuhip::blaslt::resolveMatmul(
                     "DGELU_BGRAD, BGRADA and BGRADB (not ReLU's bit masks)",
                     Desc->Epilogue);
   bool AnyEpilogue = Desc->Epilogue != CUBLASLT_EPILOGUE_DEFAULT;
-  if (AnyEpilogue && F64)
+  if (AnyEpilogue && P.ComputeType != blas::Compute::F32)
     return ltRefuse(CUBLAS_STATUS_NOT_SUPPORTED, Fn,
-                    "epilogues with CUBLAS_COMPUTE_64F; use the 32F compute "
-                    "types");
+                    "epilogues with compute type %d; cuhip does them with the "
+                    "32F compute types",
+                    Desc->ComputeType);
+  for (int64_t V : {P.M, P.N, P.K, P.A.Ld, P.B.Ld, P.C.Ld, P.D.Ld})
+    if (V > INT32_MAX)
+      return ltRefuse(CUBLAS_STATUS_NOT_SUPPORTED, Fn,
+                      "sizes and leading dimensions beyond 2^31-1 are not "
+                      "done (OpenBLAS takes 32-bit sizes)");
   const EpilogueOps &E = P.Ops;
   if (E.AddBias || E.BiasGradD || E.BiasGradA || E.BiasGradB) {
     int32_t T = Desc->BiasType == -1 ? L[3]->Type : Desc->BiasType;
@@ -310,10 +331,27 @@ CUHIP_LT_EXPORT cublasStatus_t cublasLtMatmulAlgoGetHeuristic(
 }
 
 namespace {
+struct MatmulJob {
+  MatmulProblem P;
+  bool OneShot = true;
+};
+
 void runJob(void *Data) {
-  auto *P = static_cast<MatmulProblem *>(Data);
-  runOnHost(*P);
-  delete P;
+  auto *J = static_cast<MatmulJob *>(Data);
+  runOnHost(J->P);
+  if (J->OneShot)
+    delete J;
+}
+
+double hostScalar(const MatmulProblem &P, const void *V) {
+  switch (P.ComputeType) {
+  case blas::Compute::F64:
+    return *static_cast<const double *>(V);
+  case blas::Compute::F16:
+    return blas::halfToFloat(*static_cast<const uint16_t *>(V));
+  default:
+    return *static_cast<const float *>(V);
+  }
 }
 } // namespace
 
@@ -328,7 +366,8 @@ CUHIP_LT_EXPORT cublasStatus_t cublasLtMatmul(
   if (!validHandle(lightHandle))
     return ltRefuse(CUBLAS_STATUS_NOT_INITIALIZED, Fn,
                     "lightHandle is not a handle cublasLtCreate returned");
-  auto P = std::make_unique<MatmulProblem>();
+  auto Job = std::make_unique<MatmulJob>();
+  MatmulProblem *P = &Job->P;
   if (cublasStatus_t S =
           resolveMatmul(Fn, computeDesc, Adesc, Bdesc, Cdesc, Ddesc, *P))
     return S;
@@ -361,8 +400,7 @@ CUHIP_LT_EXPORT cublasStatus_t cublasLtMatmul(
                        workspace, workspaceSizeInBytes, stream);
   }
 
-  rt::Runtime &R = rt::Runtime::get();
-  if (rt::Status S = R.deviceStatus(); S != rt::cudaSuccess)
+  if (rt::Status S = rt::Runtime::get().deviceStatus(); S != rt::cudaSuccess)
     return ltRefuse(CUBLAS_STATUS_EXECUTION_FAILED, Fn,
                     "the device cannot run work: %s", rt::statusName(S));
   if (Empty)
@@ -377,23 +415,18 @@ CUHIP_LT_EXPORT cublasStatus_t cublasLtMatmul(
   P->AlphaPtr = alpha;
   P->BetaPtr = beta;
   if (!P->ScalarsOnDevice) {
-    P->Alpha = P->ScaleF64 ? *static_cast<const double *>(alpha)
-                           : *static_cast<const float *>(alpha);
-    P->Beta = P->ScaleF64 ? *static_cast<const double *>(beta)
-                          : *static_cast<const float *>(beta);
+    P->Alpha = hostScalar(*P, alpha);
+    P->Beta = hostScalar(*P, beta);
     if (P->Beta != 0 && !C)
       return ltRefuse(CUBLAS_STATUS_INVALID_VALUE, Fn,
                       "beta is not 0 but C is null");
   }
-  MatmulProblem *Job = P.release();
-  rt::Status S = R.streamAddHostFunc(stream, runJob, Job);
-  if (S != rt::cudaSuccess) {
-    delete Job;
+  rt::Status S = rt::Status(blas::enqueueHostJob(std::move(Job), runJob, stream));
+  if (S != rt::cudaSuccess)
     return ltRefuse(S == rt::cudaErrorInvalidResourceHandle
                         ? CUBLAS_STATUS_INVALID_VALUE
                         : CUBLAS_STATUS_EXECUTION_FAILED,
                     Fn, "could not enqueue the matmul on stream %p: %s",
                     static_cast<void *>(stream), rt::statusName(S));
-  }
   return CUBLAS_STATUS_SUCCESS;
 }

@@ -23,69 +23,6 @@ using blas::Op;
 
 namespace {
 
-float halfToFloat(uint16_t H) {
-  uint32_t Sign = uint32_t(H >> 15) << 31;
-  uint32_t Exp = (H >> 10) & 0x1f, Man = H & 0x3ff;
-  uint32_t Bits;
-  if (Exp == 0x1f) {
-    Bits = Sign | 0x7f800000u | (Man << 13);
-  } else if (Exp != 0) {
-    Bits = Sign | ((Exp + 112) << 23) | (Man << 13);
-  } else if (Man == 0) {
-    Bits = Sign;
-  } else { // subnormal half: a normal float
-    int Shift = 0;
-    while (!(Man & 0x400)) {
-      Man <<= 1;
-      ++Shift;
-    }
-    Bits = Sign | (uint32_t(113 - Shift) << 23) | ((Man & 0x3ff) << 13);
-  }
-  float F;
-  std::memcpy(&F, &Bits, 4);
-  return F;
-}
-
-uint16_t floatToHalf(float F) { // round to nearest even
-  uint32_t Bits;
-  std::memcpy(&Bits, &F, 4);
-  uint16_t Sign = uint16_t((Bits >> 16) & 0x8000);
-  uint32_t Abs = Bits & 0x7fffffffu;
-  if (Abs >= 0x7f800000u) // inf, nan
-    return Sign | 0x7c00 | (Abs > 0x7f800000u ? 0x200 : 0);
-  if (Abs >= 0x477ff000u) // rounds past 65504
-    return Sign | 0x7c00;
-  if (Abs < 0x38800000u) { // below the smallest normal half: subnormal
-    if (Abs < 0x33000001u)
-      return Sign;
-    // value = Man * 2^(Exp-150); the half's unit here is 2^-24.
-    uint32_t Exp = Abs >> 23, Man = (Abs & 0x7fffff) | 0x800000;
-    uint32_t S = 126 - Exp; // 14..24
-    uint32_t Q = Man >> S, Rem = Man & ((1u << S) - 1), HalfWay = 1u << (S - 1);
-    if (Rem > HalfWay || (Rem == HalfWay && (Q & 1)))
-      ++Q;
-    return Sign | uint16_t(Q);
-  }
-  uint32_t R = Abs + 0xfff + ((Abs >> 13) & 1);
-  return Sign | uint16_t(((R >> 13) - (112 << 10)) & 0x7fff);
-}
-
-float bf16ToFloat(uint16_t H) {
-  uint32_t Bits = uint32_t(H) << 16;
-  float F;
-  std::memcpy(&F, &Bits, 4);
-  return F;
-}
-
-uint16_t floatToBf16(float F) {
-  uint32_t Bits;
-  std::memcpy(&Bits, &F, 4);
-  if ((Bits & 0x7fffffffu) > 0x7f800000u)
-    return uint16_t((Bits >> 16) | 0x40);
-  Bits += 0x7fff + ((Bits >> 16) & 1);
-  return uint16_t(Bits >> 16);
-}
-
 Op flip(Op O) { return O == Op::N ? Op::T : Op::N; }
 
 /// The transpose the engine applies to M's column-major storage so that it
@@ -94,17 +31,41 @@ Op engineOp(const MatrixRef &M, Op Want) {
   return M.RowMajor ? flip(Want) : Want;
 }
 
+/// A scalar as the engine reads it for P's compute type: the value captured
+/// at the call (host pointer mode) or the one in device memory now.
+struct Scalar {
+  alignas(8) unsigned char Bytes[8];
+};
+Scalar engineScalar(const MatmulProblem &P, const void *Ptr, double Captured) {
+  Scalar S;
+  if (P.ScalarsOnDevice) {
+    std::memcpy(S.Bytes, Ptr, P.ComputeType == blas::Compute::F64   ? 8
+                              : P.ComputeType == blas::Compute::F16 ? 2
+                                                                   : 4);
+    return S;
+  }
+  if (P.ComputeType == blas::Compute::F64) {
+    std::memcpy(S.Bytes, &Captured, 8);
+  } else if (P.ComputeType == blas::Compute::F16) {
+    uint16_t H = blas::floatToHalf(float(Captured));
+    std::memcpy(S.Bytes, &H, 2);
+  } else {
+    float F = float(Captured);
+    std::memcpy(S.Bytes, &F, 4);
+  }
+  return S;
+}
+
+/// Alpha or beta as a float, for the f32 epilogue path.
 float readScalar(const MatmulProblem &P, const void *Ptr, double Captured) {
   if (!P.ScalarsOnDevice)
     return float(Captured);
-  if (P.ScaleF64)
-    return float(*static_cast<const double *>(Ptr));
   return *static_cast<const float *>(Ptr);
 }
 
 char *byteAt(const void *Base, DType T, int64_t Elements) {
-  size_t Size = T == DType::F64 ? 8 : (T == DType::F16 || T == DType::BF16) ? 2 : 4;
-  return const_cast<char *>(static_cast<const char *>(Base)) + Elements * int64_t(Size);
+  return const_cast<char *>(static_cast<const char *>(Base)) +
+         Elements * int64_t(blas::dtypeSize(T));
 }
 
 /// D = alpha*op(A)op(B) + beta*C straight through the engine.
@@ -142,20 +103,10 @@ void gemmDirect(const MatmulProblem &P) {
   G.Ldb = Y->Ld;
   G.StrideA = X->BatchStride;
   G.StrideB = Y->BatchStride;
-  if (P.ComputeType == blas::Compute::F64) {
-    double Alpha = P.ScalarsOnDevice ? *static_cast<const double *>(P.AlphaPtr)
-                                     : P.Alpha;
-    double Beta = P.ScalarsOnDevice ? *static_cast<const double *>(P.BetaPtr)
-                                    : P.Beta;
-    G.Alpha = &Alpha;
-    G.Beta = &Beta;
-    blas::gemmOnHost(G);
-    return;
-  }
-  float Alpha = readScalar(P, P.AlphaPtr, P.Alpha);
-  float Beta = readScalar(P, P.BetaPtr, P.Beta);
-  G.Alpha = &Alpha;
-  G.Beta = &Beta;
+  Scalar Alpha = engineScalar(P, P.AlphaPtr, P.Alpha);
+  Scalar Beta = engineScalar(P, P.BetaPtr, P.Beta);
+  G.Alpha = Alpha.Bytes;
+  G.Beta = Beta.Bytes;
   blas::gemmOnHost(G);
 }
 
@@ -319,9 +270,9 @@ float geluTanhGrad(float X) {
 float loadElement(const void *Base, DType T, int64_t Index) {
   switch (T) {
   case DType::F16:
-    return halfToFloat(static_cast<const uint16_t *>(Base)[Index]);
+    return blas::halfToFloat(static_cast<const uint16_t *>(Base)[Index]);
   case DType::BF16:
-    return bf16ToFloat(static_cast<const uint16_t *>(Base)[Index]);
+    return blas::bf16ToFloat(static_cast<const uint16_t *>(Base)[Index]);
   case DType::F64:
     return float(static_cast<const double *>(Base)[Index]);
   default:
@@ -332,10 +283,10 @@ float loadElement(const void *Base, DType T, int64_t Index) {
 void storeElement(void *Base, DType T, int64_t Index, float V) {
   switch (T) {
   case DType::F16:
-    static_cast<uint16_t *>(Base)[Index] = floatToHalf(V);
+    static_cast<uint16_t *>(Base)[Index] = blas::floatToHalf(V);
     return;
   case DType::BF16:
-    static_cast<uint16_t *>(Base)[Index] = floatToBf16(V);
+    static_cast<uint16_t *>(Base)[Index] = blas::floatToBf16(V);
     return;
   case DType::F64:
     static_cast<double *>(Base)[Index] = V;

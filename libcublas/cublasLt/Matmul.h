@@ -57,7 +57,6 @@ struct MatmulProblem {
   MatrixRef A, B, C, D;
   void *DOut = nullptr; // D.Ptr, writable
   blas::Compute ComputeType = blas::Compute::F32;
-  bool ScaleF64 = false; // scale type CUDA_R_64F (else CUDA_R_32F)
   // Host pointer mode: the values captured when cublasLtMatmul was called.
   // Device pointer mode: read from AlphaPtr/BetaPtr when the work runs.
   bool ScalarsOnDevice = false;

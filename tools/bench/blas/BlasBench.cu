@@ -72,6 +72,27 @@ bool blasOk(cublasStatus_t s, const char *what) {
   return false;
 }
 
+// A page-aligned float array.
+struct AlignedFloats {
+  float *p = nullptr;
+  size_t n;
+  explicit AlignedFloats(size_t n) : n(n) {
+    void *v = nullptr;
+    if (posix_memalign(&v, 4096, n * sizeof(float)) != 0) {
+      std::fprintf(stderr, "blas: out of host memory (%zu floats)\n", n);
+      std::exit(1);
+    }
+    p = static_cast<float *>(v);
+    std::memset(p, 0, n * sizeof(float));
+  }
+  AlignedFloats(const AlignedFloats &) = delete;
+  ~AlignedFloats() { std::free(p); }
+  float *data() { return p; }
+  float *begin() { return p; }
+  float *end() { return p + n; }
+  float &operator[](size_t i) { return p[i]; }
+};
+
 // Runs one shape; returns false if something failed or the results differ.
 bool runShape(cublasHandle_t handle, const Shape &s, int reps, bool quick) {
   int aRows = s.transA ? s.k : s.m, aCols = s.transA ? s.m : s.k;
@@ -79,7 +100,10 @@ bool runShape(cublasHandle_t handle, const Shape &s, int reps, bool quick) {
   int lda = aRows, ldb = bRows, ldc = s.m;
   size_t aN = size_t(lda) * aCols, bN = size_t(ldb) * bCols,
          cN = size_t(ldc) * s.n;
-  std::vector<float> a(aN), b(bN), cRef(cN), cDev(cN);
+  // OpenBLAS's operands are page-aligned like cudaMalloc's, so alignment
+  // does not favour either side.
+  AlignedFloats a(aN), b(bN), cRef(cN);
+  std::vector<float> cDev(cN);
   unsigned state = 4242u;
   auto frand = [&] {
     state = state * 1664525u + 1013904223u;
@@ -116,21 +140,20 @@ bool runShape(cublasHandle_t handle, const Shape &s, int reps, bool quick) {
                 b.data(), ldb, beta, cRef.data(), ldc);
   };
 
-  // One warm-up each (thread pools, page faults), then alternate so both
-  // see the same machine state.
+  // One warm-up each (thread pools, page faults), then alternate, each
+  // going first every other repetition, so both see the same machine state.
   if (!viaCublas())
     return false;
   viaOpenBlas();
   std::vector<double> tCublas, tOpenBlas;
-  for (int r = 0; r < reps; ++r) {
+  for (int r = 0; r < 2 * reps; ++r) {
+    bool cublasTurn = (r % 2) == (r / 2 % 2);
     double t0 = seconds();
-    if (!viaCublas())
+    if (cublasTurn && !viaCublas())
       return false;
-    double t1 = seconds();
-    viaOpenBlas();
-    double t2 = seconds();
-    tCublas.push_back(t1 - t0);
-    tOpenBlas.push_back(t2 - t1);
+    if (!cublasTurn)
+      viaOpenBlas();
+    (cublasTurn ? tCublas : tOpenBlas).push_back(seconds() - t0);
   }
   if (!cudaOk(cudaMemcpy(cDev.data(), dC, cN * 4, cudaMemcpyDeviceToHost),
               "cudaMemcpy"))

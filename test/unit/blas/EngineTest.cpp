@@ -210,10 +210,11 @@ void checkGemm(Case K, Op TA, Op TB, int64_t M, int64_t N, int64_t KD,
             << "batch " << Bi << " (" << I << ", " << J << ")";
     // Rows past M in the leading dimension are untouched.
     Matrix Before = OutOfPlace ? Ds[Bi] : Cs[Bi];
-    if (!PointerArrays)
+    if (!PointerArrays) {
       for (int64_t J = 0; J < N; ++J)
         for (int64_t I = M; I < Got.Ld; ++I)
           ASSERT_EQ(Got.get(I, J), Before.get(I, J));
+    }
   }
 }
 

@@ -249,11 +249,16 @@ TEST(BlasEngine, GemmBatchesAndOutOfPlace) {
 }
 
 TEST(BlasEngine, GemmLargerThanOneBlock) {
-  // The converted path works in 512 x 512 blocks of D.
+  // The converted path works in blocks of D of at least 256 x 256 that fit
+  // the scratch budget: 64 KiB makes them 256 x 256 here.
+  setConversionBudget(64 << 10);
   checkGemm({DType::BF16, DType::BF16, Compute::F32}, Op::T, Op::N, 600, 530,
             40, 1.0, 0.5, 1, false, false);
   checkGemm({DType::F16, DType::F32, Compute::F32}, Op::N, Op::T, 515, 700, 3,
             1.0, 0.0, 1, false, true);
+  checkGemm({DType::F16, DType::F16, Compute::F16}, Op::T, Op::T, 300, 260,
+            700, 1.0, 1.0, 1, false, false);
+  setConversionBudget(0);
 }
 
 TEST(BlasEngine, GemmKZeroScalesC) {

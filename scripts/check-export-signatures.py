@@ -5,10 +5,12 @@ the CUDA toolkit's headers declare for it.
 The drop-in libraries are built from cuhip's own declarations of the CUDA
 types, never from the toolkit's headers, so nothing in the build itself would
 notice a parameter that CUDA 13 added or changed. This script asks Clang for
-both sides: the function declarations of cuda_runtime_api.h and cuda.h
+both sides: the function declarations of cuda_runtime_api.h, cuda.h and
+cublasLt.h
 (twice: also with CUDA_API_PER_THREAD_DEFAULT_STREAM, which declares the
 `_ptsz`/`_ptds` forms), and the function definitions of every source of
-libcudart.so.13 and libcuda.so.1, compiled with the flags of
+libcudart.so.13, libcuda.so.1 and libcublasLt.so.13, compiled with the
+flags of
 compile_commands.json. Every function both sides name must have the same
 type, spelled the same way once `struct`/`enum`/`union` tags are dropped;
 test/unit/cudart/AbiTest.cpp and test/unit/cuda/AbiTest.cpp check that the
@@ -32,7 +34,8 @@ import subprocess
 import sys
 import tempfile
 
-STUB_FILES = ("RuntimeUnsupported.cpp", "DriverUnsupported.cpp")
+STUB_FILES = ("RuntimeUnsupported.cpp", "DriverUnsupported.cpp",
+              "LtUnsupported.cpp")
 # Fewer compared functions than this means the script lost its inputs (a
 # renamed directory, a changed compile_commands.json) rather than that the
 # libraries agree.
@@ -85,6 +88,11 @@ def library_sources(build_dir):
         path = c["file"]
         if "/libcuda_shim/" in path:
             pass
+        elif "/libcublas/cublasLt/" in path:
+            # libcublasLt.so.13's objects (not the .12 build's, nor the
+            # static library the unit tests use).
+            if "cublasLt13.dir" not in c.get("command", c.get("output", "")):
+                continue
         elif "/runtime/cudart/" in path:
             # One library per major version; the toolkit here is CUDA 13.
             if "CUHIP_CUDART_MAJOR=13" not in c.get("command", ""):
@@ -108,6 +116,8 @@ def main():
         tu = os.path.join(tmp, "headers.cpp")
         with open(tu, "w") as f:
             f.write("#include <cuda_runtime_api.h>\n#include <cuda.h>\n")
+            if os.path.exists(os.path.join(opts.cuda_include, "cublasLt.h")):
+                f.write("#include <cublasLt.h>\n")
         base = ["-x", "c++", "-std=c++17", "-I" + opts.cuda_include, tu]
         with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
             header_jobs = [

@@ -59,6 +59,8 @@ struct Mat {
     switch (Type) {
     case CUDA_R_32F:
       return reinterpret_cast<const float *>(Bytes.data())[K];
+    case CUDA_R_64F:
+      return reinterpret_cast<const double *>(Bytes.data())[K];
     case CUDA_R_16F:
       return blas::halfToFloat(reinterpret_cast<const uint16_t *>(Bytes.data())[K]);
     default:
@@ -70,6 +72,9 @@ struct Mat {
     switch (Type) {
     case CUDA_R_32F:
       reinterpret_cast<float *>(Bytes.data())[K] = float(V);
+      break;
+    case CUDA_R_64F:
+      reinterpret_cast<double *>(Bytes.data())[K] = V;
       break;
     case CUDA_R_16F:
       reinterpret_cast<uint16_t *>(Bytes.data())[K] = blas::floatToHalf(float(V));
@@ -133,7 +138,10 @@ double geluGrad(double X) {
 }
 
 double unitRoundoff(cudaDataType T) {
-  return T == CUDA_R_32F ? 6e-8 : T == CUDA_R_16F ? 4.9e-4 : 3.9e-3;
+  return T == CUDA_R_64F   ? 1.2e-16
+         : T == CUDA_R_32F ? 6e-8
+         : T == CUDA_R_16F ? 4.9e-4
+                           : 3.9e-3;
 }
 
 const char *epilogueName(cublasLtEpilogue_t E) {
@@ -164,6 +172,8 @@ struct Case {
   float Alpha = 1.5f, Beta = 0.5f;
   bool InPlace = false;
   bool DeviceScalars = false;
+  cublasComputeType_t Compute = CUBLAS_COMPUTE_32F;
+  cudaDataType ScaleType = CUDA_R_32F;
 
   std::string name() const {
     return std::string("type=") + std::to_string(int(Type)) + " opA=" +
@@ -171,7 +181,9 @@ struct Case {
            " orders=" + std::to_string(OrderA) + std::to_string(OrderB) +
            std::to_string(OrderD) + " batch=" + std::to_string(Batch) +
            " epilogue=" + epilogueName(Epilogue) +
-           (InPlace ? " in-place" : "") + (DeviceScalars ? " device-scalars" : "");
+           (InPlace ? " in-place" : "") +
+           (DeviceScalars ? " device-scalars" : "") +
+           " compute=" + std::to_string(int(Compute));
   }
 };
 
@@ -207,7 +219,7 @@ void runCase(cublasLtHandle_t H, const Case &C) {
   const Mat &Original = Cm;
 
   cublasLtMatmulDesc_t Desc;
-  ASSERT_EQ(cublasLtMatmulDescCreate(&Desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+  ASSERT_EQ(cublasLtMatmulDescCreate(&Desc, C.Compute, C.ScaleType),
             CUBLAS_STATUS_SUCCESS);
   int32_t TransA = C.TransA, TransB = C.TransB;
   uint32_t Epi = C.Epilogue;
@@ -245,7 +257,24 @@ void runCase(cublasLtHandle_t H, const Case &C) {
                   sizeof(S)),
               CUBLAS_STATUS_SUCCESS);
   }
-  float DevAlpha = C.Alpha, DevBeta = C.Beta;
+  // Alpha and beta in the scale type, wherever they live.
+  struct Scalar {
+    alignas(8) unsigned char Bytes[8];
+  };
+  auto scalar = [&](float V) {
+    Scalar S;
+    if (C.ScaleType == CUDA_R_64F) {
+      double D = V;
+      std::memcpy(S.Bytes, &D, 8);
+    } else if (C.ScaleType == CUDA_R_16F) {
+      uint16_t H = blas::floatToHalf(V);
+      std::memcpy(S.Bytes, &H, 2);
+    } else {
+      std::memcpy(S.Bytes, &V, 4);
+    }
+    return S;
+  };
+  Scalar DevAlpha = scalar(C.Alpha), DevBeta = scalar(C.Beta);
   if (C.DeviceScalars) {
     int32_t Mode = CUBLASLT_POINTER_MODE_DEVICE;
     ASSERT_EQ(cublasLtMatmulDescSetAttribute(
@@ -265,14 +294,18 @@ void runCase(cublasLtHandle_t H, const Case &C) {
   EXPECT_EQ(Result.state, CUBLAS_STATUS_SUCCESS);
   EXPECT_EQ(Result.workspaceSize, 0u);
   const void *CPtr = C.InPlace ? D.data() : Cm.data();
-  float HostAlpha = C.Alpha, HostBeta = C.Beta;
-  ASSERT_EQ(cublasLtMatmul(H, Desc, C.DeviceScalars ? &DevAlpha : &HostAlpha,
+  Scalar HostAlpha = scalar(C.Alpha), HostBeta = scalar(C.Beta);
+  ASSERT_EQ(cublasLtMatmul(H, Desc,
+                           C.DeviceScalars ? DevAlpha.Bytes : HostAlpha.Bytes,
                            A.data(), LA, B.data(), LB,
-                           C.DeviceScalars ? &DevBeta : &HostBeta, CPtr, LC,
+                           C.DeviceScalars ? DevBeta.Bytes : HostBeta.Bytes,
+                           CPtr, LC,
                            D.data(), LD, &Result.algo, nullptr, 0, nullptr),
             CUBLAS_STATUS_SUCCESS);
 
-  double U = unitRoundoff(C.Type);
+  // A half-precision compute type rounds the sums too.
+  double U = unitRoundoff(C.Compute == CUBLAS_COMPUTE_16F ? CUDA_R_16F : C.Type) *
+             (C.Compute == CUBLAS_COMPUTE_16F ? C.K : 1);
   for (int64_t Bt = 0; Bt < C.Batch; ++Bt) {
     std::vector<double> GradRef(size_t(C.M), 0.0), GradMag(size_t(C.M), 0.0);
     for (int64_t I = 0; I < C.M; ++I)
@@ -409,6 +442,31 @@ TEST_F(CublasLt, BatchesInPlaceAndDeviceScalars) {
       C.InPlace = Bits & 1;
       C.DeviceScalars = Bits & 2;
       C.TransB = CUBLAS_OP_T;
+      runCase(Handle, C);
+    }
+}
+
+// The other compute types: 16F with f16 matrices and half scalars, 64F with
+// f64 matrices, and the 32F variants that allow faster inputs.
+TEST_F(CublasLt, ComputeTypes) {
+  struct {
+    cublasComputeType_t Compute;
+    cudaDataType Scale, Type;
+  } Kinds[] = {{CUBLAS_COMPUTE_16F, CUDA_R_16F, CUDA_R_16F},
+               {CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDA_R_64F},
+               {CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F, CUDA_R_32F},
+               {CUBLAS_COMPUTE_32F_FAST_16BF, CUDA_R_32F, CUDA_R_16BF},
+               {CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDA_R_16F}};
+  for (auto K : Kinds)
+    for (int Bits = 0; Bits < 4; ++Bits) {
+      Case C;
+      C.Compute = K.Compute;
+      C.ScaleType = K.Scale;
+      C.Type = K.Type;
+      C.OrderD = Bits & 1 ? CUBLASLT_ORDER_ROW : CUBLASLT_ORDER_COL;
+      C.DeviceScalars = Bits & 2;
+      C.TransA = CUBLAS_OP_T;
+      C.Batch = 2;
       runCase(Handle, C);
     }
 }

@@ -167,6 +167,7 @@ struct Case {
   cublasOperation_t TransA = CUBLAS_OP_N, TransB = CUBLAS_OP_N;
   cublasLtOrder_t OrderA = CUBLASLT_ORDER_COL, OrderB = CUBLASLT_ORDER_COL,
                   OrderD = CUBLASLT_ORDER_COL;
+  bool OtherOrderC = false; // C in the order D is not in
   int64_t M = 5, N = 7, K = 6, Batch = 1;
   cublasLtEpilogue_t Epilogue = CUBLASLT_EPILOGUE_DEFAULT;
   float Alpha = 1.5f, Beta = 0.5f;
@@ -179,7 +180,8 @@ struct Case {
     return std::string("type=") + std::to_string(int(Type)) + " opA=" +
            std::to_string(TransA) + " opB=" + std::to_string(TransB) +
            " orders=" + std::to_string(OrderA) + std::to_string(OrderB) +
-           std::to_string(OrderD) + " batch=" + std::to_string(Batch) +
+           std::to_string(OrderD) + (OtherOrderC ? " C-other-order" : "") +
+           " batch=" + std::to_string(Batch) +
            " epilogue=" + epilogueName(Epilogue) +
            (InPlace ? " in-place" : "") +
            (DeviceScalars ? " device-scalars" : "") +
@@ -194,7 +196,9 @@ void runCase(cublasLtHandle_t H, const Case &C) {
   bool TA = C.TransA != CUBLAS_OP_N, TB = C.TransB != CUBLAS_OP_N;
   Mat A(C.Type, C.OrderA, TA ? C.K : C.M, TA ? C.M : C.K, C.Batch);
   Mat B(C.Type, C.OrderB, TB ? C.N : C.K, TB ? C.K : C.N, C.Batch);
-  Mat Cm(C.Type, C.OrderD, C.M, C.N, C.Batch);
+  cublasLtOrder_t OrderC =
+      C.OtherOrderC ? cublasLtOrder_t(1 - C.OrderD) : C.OrderD;
+  Mat Cm(C.Type, OrderC, C.M, C.N, C.Batch);
   Mat D(C.Type, C.OrderD, C.M, C.N, C.Batch);
   A.fill(Rng);
   B.fill(Rng);
@@ -442,6 +446,21 @@ TEST_F(CublasLt, BatchesInPlaceAndDeviceScalars) {
       C.InPlace = Bits & 1;
       C.DeviceScalars = Bits & 2;
       C.TransB = CUBLAS_OP_T;
+      runCase(Handle, C);
+    }
+}
+
+// C stored in the other order than D (cuhip then writes D from its own
+// pass rather than the engine's).
+TEST_F(CublasLt, COrderDiffersFromD) {
+  for (cublasLtEpilogue_t E : {CUBLASLT_EPILOGUE_DEFAULT, CUBLASLT_EPILOGUE_BGRADB,
+                               CUBLASLT_EPILOGUE_GELU_BIAS})
+    for (int Row = 0; Row < 2; ++Row) {
+      Case C;
+      C.Epilogue = E;
+      C.OtherOrderC = true;
+      C.OrderD = Row ? CUBLASLT_ORDER_ROW : CUBLASLT_ORDER_COL;
+      C.Type = CUDA_R_16BF;
       runCase(Handle, C);
     }
 }

@@ -146,16 +146,28 @@ void directGemm(const GemmDesc &G, double Alpha, double Beta, const void *A,
               G.Ldb, static_cast<T>(Beta), static_cast<T *>(D), G.Ldd);
 }
 
+int64_t ConversionBudget = 32 << 20;
+
 /// One batch entry with any real types, computed in T: blocks of D are
 /// computed from widened blocks of op(A) (BlockM x K) and op(B) (K x
-/// BlockN), so the scratch memory is bounded by the block sizes and K.
+/// BlockN), so the scratch memory stays within a fixed budget (beyond it
+/// only for K so large that 256 rows exceed it).
 template <typename T>
 void convertedGemm(const GemmDesc &G, double Alpha, double Beta, const void *A,
                    const void *B, const void *C, void *D) {
-  // Blocks of 512 keep scratch at a few MB for K up to a few thousand; the
-  // conversions cost O(MK*N/512 + KN*M/512), small against 2MNK.
-  const int64_t BlockM = 512, BlockN = 512;
-  std::vector<T> ABuf, BBuf, CBuf;
+  // Blocks as large as a scratch budget allows: OpenBLAS runs best on
+  // whole matrices, and each block of op(B) is widened once per block of
+  // rows. At least 256 rows and columns, so the widening (O(MK + KN*M/
+  // BlockM)) stays small against the 2MNK multiply even for a huge K.
+  const int64_t Budget = ConversionBudget; // bytes per scratch buffer
+  const int64_t Elem = sizeof(T);
+  const int64_t BlockM =
+      std::min(G.M, std::max<int64_t>(256, Budget / (Elem * std::max<int64_t>(1, G.K))));
+  const int64_t BlockN = std::min(
+      G.N, std::max<int64_t>(256, Budget / (Elem * (std::max<int64_t>(1, G.K) + BlockM))));
+  // Kept per thread between calls: fresh pages for every GEMM would cost
+  // page faults comparable to the widening itself.
+  thread_local std::vector<T> ABuf, BBuf, CBuf;
   for (int64_t M0 = 0; M0 < G.M; M0 += BlockM) {
     int64_t Mb = std::min(BlockM, G.M - M0);
     // op(A) rows M0..M0+Mb: stored rows (N) or stored columns (T).
@@ -198,6 +210,10 @@ bool isRealFloat(DType T) {
 }
 
 } // namespace
+
+void setConversionBudget(int64_t Bytes) {
+  ConversionBudget = Bytes > 0 ? Bytes : 32 << 20;
+}
 
 bool gemmSupported(const GemmDesc &G, const char **Why) {
   const char *Reason = nullptr;

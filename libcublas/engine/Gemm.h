@@ -74,6 +74,11 @@ int gemm(const GemmDesc &Desc, void *Stream);
 /// gemmSupported accepts.
 void gemmOnHost(const GemmDesc &Desc);
 
+/// The scratch memory per buffer (bytes) the f16/bf16 path widens blocks
+/// into: 32 MiB unless set (tests set it small to exercise the blocking;
+/// 0 restores the default). Not thread-safe: set it before GEMMs run.
+void setConversionBudget(int64_t Bytes);
+
 /// Can the engine carry out Desc's combination of types and compute type?
 /// If not, Why says which combination (for the API layers' log line). The
 /// CPU backend does every real f16/bf16/f32/f64 combination whose compute

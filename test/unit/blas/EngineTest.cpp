@@ -210,10 +210,11 @@ void checkGemm(Case K, Op TA, Op TB, int64_t M, int64_t N, int64_t KD,
             << "batch " << Bi << " (" << I << ", " << J << ")";
     // Rows past M in the leading dimension are untouched.
     Matrix Before = OutOfPlace ? Ds[Bi] : Cs[Bi];
-    if (!PointerArrays)
+    if (!PointerArrays) {
       for (int64_t J = 0; J < N; ++J)
         for (int64_t I = M; I < Got.Ld; ++I)
           ASSERT_EQ(Got.get(I, J), Before.get(I, J));
+    }
   }
 }
 
@@ -248,11 +249,16 @@ TEST(BlasEngine, GemmBatchesAndOutOfPlace) {
 }
 
 TEST(BlasEngine, GemmLargerThanOneBlock) {
-  // The converted path works in 512 x 512 blocks of D.
+  // The converted path works in blocks of D of at least 256 x 256 that fit
+  // the scratch budget: 64 KiB makes them 256 x 256 here.
+  setConversionBudget(64 << 10);
   checkGemm({DType::BF16, DType::BF16, Compute::F32}, Op::T, Op::N, 600, 530,
             40, 1.0, 0.5, 1, false, false);
   checkGemm({DType::F16, DType::F32, Compute::F32}, Op::N, Op::T, 515, 700, 3,
             1.0, 0.0, 1, false, true);
+  checkGemm({DType::F16, DType::F16, Compute::F16}, Op::T, Op::T, 300, 260,
+            700, 1.0, 1.0, 1, false, false);
+  setConversionBudget(0);
 }
 
 TEST(BlasEngine, GemmKZeroScalesC) {

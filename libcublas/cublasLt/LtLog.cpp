@@ -14,6 +14,7 @@
 
 #include "cuhip/runtime/Log.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdlib>
 #include <mutex>
@@ -25,8 +26,9 @@ namespace {
 
 struct LtLogger {
   std::mutex Lock;
-  int Mask = 0;
-  bool Disabled = false;
+  // Read without the lock on every call that might log.
+  std::atomic<int> Mask{0};
+  std::atomic<bool> Disabled{false};
   cublasLtLoggerCallback_t Callback = nullptr;
   FILE *File = nullptr;
   bool OwnsFile = false;

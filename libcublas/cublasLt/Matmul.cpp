@@ -138,9 +138,68 @@ void gemmToScratch(const MatmulProblem &P, float Alpha, float *Scratch) {
   blas::gemmOnHost(G);
 }
 
+/// Reads N elements of type T, Step apart from Base[First], as floats.
+void loadStrided(const void *Base, DType T, int64_t First, int64_t Step,
+                 int64_t N, float *Out) {
+  switch (T) {
+  case DType::F16: {
+    const uint16_t *P = static_cast<const uint16_t *>(Base) + First;
+    for (int64_t I = 0; I < N; ++I)
+      Out[I] = blas::halfToFloat(P[I * Step]);
+    return;
+  }
+  case DType::BF16: {
+    const uint16_t *P = static_cast<const uint16_t *>(Base) + First;
+    for (int64_t I = 0; I < N; ++I)
+      Out[I] = blas::bf16ToFloat(P[I * Step]);
+    return;
+  }
+  default: {
+    const float *P = static_cast<const float *>(Base) + First;
+    for (int64_t I = 0; I < N; ++I)
+      Out[I] = P[I * Step];
+    return;
+  }
+  }
+}
+
+/// Writes N floats as elements of type T, Step apart from Base[First].
+void storeStrided(void *Base, DType T, int64_t First, int64_t Step, int64_t N,
+                  const float *In) {
+  switch (T) {
+  case DType::F16: {
+    uint16_t *P = static_cast<uint16_t *>(Base) + First;
+    for (int64_t I = 0; I < N; ++I)
+      P[I * Step] = blas::floatToHalf(In[I]);
+    return;
+  }
+  case DType::BF16: {
+    uint16_t *P = static_cast<uint16_t *>(Base) + First;
+    for (int64_t I = 0; I < N; ++I)
+      P[I * Step] = blas::floatToBf16(In[I]);
+    return;
+  }
+  default: {
+    float *P = static_cast<float *>(Base) + First;
+    for (int64_t I = 0; I < N; ++I)
+      P[I * Step] = In[I];
+    return;
+  }
+  }
+}
+
+/// Where column J of M starts and how far apart its rows are.
+int64_t columnStart(const MatrixRef &M, int64_t J) { return M.offset(0, J); }
+int64_t rowStep(const MatrixRef &M) { return M.RowMajor ? M.Ld : 1; }
+
+/// The per-element pass, one column of D at a time: the column of x (the
+/// scratch plus beta*C plus the bias), then the auxiliary output, the
+/// activation or its gradient, the bias gradient and D.
 void epilogue(const MatmulProblem &P, const float *Scratch, float Beta) {
   const EpilogueOps &E = P.Ops;
-  std::vector<float> Grad;
+  std::vector<float> Grad, BiasValues(size_t(P.M)), Column(size_t(P.M)),
+      Other(size_t(P.M));
+  float *X = Column.data();
   for (int64_t Bt = 0; Bt < P.BatchCount; ++Bt) {
     const float *S = Scratch + Bt * P.M * P.N;
     const char *C = P.C.Ptr && Beta != 0
@@ -151,31 +210,43 @@ void epilogue(const MatmulProblem &P, const float *Scratch, float Beta) {
                         : nullptr;
     char *Aux = P.Aux.Ptr ? byteAt(P.Aux.Ptr, P.Aux.Type, Bt * P.Aux.BatchStride)
                           : nullptr;
+    if (E.AddBias)
+      loadStrided(Bias, P.BiasType, 0, 1, P.M, BiasValues.data());
     if (E.BiasGradD)
       Grad.assign(P.M, 0.0f);
     for (int64_t J = 0; J < P.N; ++J) {
-      for (int64_t I = 0; I < P.M; ++I) {
-        float X = S[I + J * P.M];
-        if (C)
-          X += Beta * loadElement(C, P.C.Type, P.C.offset(I, J));
-        if (E.AddBias)
-          X += loadElement(Bias, P.BiasType, I);
-        if (E.StoreAux)
-          storeElement(Aux, P.Aux.Type, P.Aux.offset(I, J), X);
-        if (E.Relu)
-          X = X > 0 ? X : 0;
-        if (E.Gelu)
-          X = geluTanh(X);
-        if (E.DGelu)
-          X *= geluTanhGrad(loadElement(Aux, P.Aux.Type, P.Aux.offset(I, J)));
-        if (E.BiasGradD)
-          Grad[I] += X;
-        storeElement(D, P.D.Type, P.D.offset(I, J), X);
+      std::memcpy(X, S + J * P.M, sizeof(float) * P.M);
+      if (C) {
+        loadStrided(C, P.C.Type, columnStart(P.C, J), rowStep(P.C), P.M,
+                    Other.data());
+        for (int64_t I = 0; I < P.M; ++I)
+          X[I] += Beta * Other[I];
       }
+      if (E.AddBias)
+        for (int64_t I = 0; I < P.M; ++I)
+          X[I] += BiasValues[I];
+      if (E.StoreAux)
+        storeStrided(Aux, P.Aux.Type, columnStart(P.Aux, J), rowStep(P.Aux),
+                     P.M, X);
+      if (E.Relu)
+        for (int64_t I = 0; I < P.M; ++I)
+          X[I] = X[I] > 0 ? X[I] : 0;
+      if (E.Gelu)
+        for (int64_t I = 0; I < P.M; ++I)
+          X[I] = geluTanh(X[I]);
+      if (E.DGelu) {
+        loadStrided(Aux, P.Aux.Type, columnStart(P.Aux, J), rowStep(P.Aux),
+                    P.M, Other.data());
+        for (int64_t I = 0; I < P.M; ++I)
+          X[I] *= geluTanhGrad(Other[I]);
+      }
+      if (E.BiasGradD)
+        for (int64_t I = 0; I < P.M; ++I)
+          Grad[I] += X[I];
+      storeStrided(D, P.D.Type, columnStart(P.D, J), rowStep(P.D), P.M, X);
     }
     if (E.BiasGradD)
-      for (int64_t I = 0; I < P.M; ++I)
-        storeElement(Bias, P.BiasType, I, Grad[I]);
+      storeStrided(Bias, P.BiasType, 0, 1, P.M, Grad.data());
   }
 }
 
@@ -307,7 +378,12 @@ void runOnHost(const MatmulProblem &P) {
   } else {
     float Alpha = readScalar(P, P.AlphaPtr, P.Alpha);
     float Beta = readScalar(P, P.BetaPtr, P.Beta);
-    std::vector<float> Scratch(size_t(P.M * P.N * P.BatchCount));
+    // Kept per thread and only grown: a training step runs the same shapes
+    // over and over, and a fresh buffer would be zero-filled each time.
+    thread_local std::vector<float> Scratch;
+    size_t Need = size_t(P.M * P.N * P.BatchCount);
+    if (Scratch.size() < Need)
+      Scratch.resize(Need);
     gemmToScratch(P, Alpha, Scratch.data());
     epilogue(P, Scratch.data(), Beta);
   }

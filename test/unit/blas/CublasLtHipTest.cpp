@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "LtApi.h"
 
+#include "cuhip/runtime/Runtime.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -35,6 +37,16 @@ cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t);
 cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t,
                                                 cublasLtMatrixLayoutAttribute_t,
                                                 const void *, size_t);
+cublasStatus_t cublasLtCreate(cublasLtHandle_t *);
+cublasStatus_t cublasLtDestroy(cublasLtHandle_t);
+cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t,
+                              const void *, const void *,
+                              cublasLtMatrixLayout_t, const void *,
+                              cublasLtMatrixLayout_t, const void *,
+                              const void *, cublasLtMatrixLayout_t, void *,
+                              cublasLtMatrixLayout_t,
+                              const cublasLtMatmulAlgo_t *, void *, size_t,
+                              cudaStream_t);
 }
 
 namespace {
@@ -139,6 +151,61 @@ TEST(CublasLtHip, ForwardsMatmulWithEpilogue) {
   EXPECT_TRUE(contains(standInLog(), "hipblasLtDestroy"));
   unsetenv("CUHIP_HIPBLASLT_LIBRARY");
   hipblaslt::reset();
+}
+
+/// Through the API on the runtime's HIP backend (the runtime's stand-in
+/// libamdhip64): a handle holds a hipBLASLt handle, and a matmul on a
+/// created stream reaches hipBLASLt with that stream's hipStream_t. Returns
+/// a bit per failed check; runs in a child process, since the runtime picks
+/// its backend once.
+int checkThroughRuntime(bool WithHipblasLt) {
+  setenv("CUHIP_BACKEND", "hip", 1);
+  setenv("CUHIP_HIP_LIBRARY", STANDIN_HIP_PATH, 1);
+  setenv("CUHIP_HIPBLASLT_LIBRARY",
+         WithHipblasLt ? STANDIN_HIPBLASLT_PATH : "/nonexistent/libhipblaslt.so",
+         1);
+  cuhip::rt::Runtime &R = cuhip::rt::Runtime::get();
+  if (!R.onHipBackend())
+    return 1;
+  cublasLtHandle_t H = nullptr;
+  cublasStatus_t S = cublasLtCreate(&H);
+  if (!WithHipblasLt)
+    return S == CUBLAS_STATUS_NOT_SUPPORTED ? 0 : 2;
+  if (S != CUBLAS_STATUS_SUCCESS || !H->HipHandle)
+    return 4;
+  void *Stream = nullptr, *HipStream = nullptr;
+  if (R.streamCreate(&Stream, 0, 0) || R.nativeStream(Stream, &HipStream) ||
+      !HipStream)
+    return 8;
+  cublasLtMatmulDesc_t Desc;
+  cublasLtMatmulDescCreate(&Desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  cublasLtMatrixLayout_t L;
+  cublasLtMatrixLayoutCreate(&L, CUDA_R_32F, 4, 4, 4);
+  void *Dev = nullptr;
+  if (R.malloc(&Dev, 64 * sizeof(float)))
+    return 16;
+  float One = 1, Zero = 0;
+  S = cublasLtMatmul(H, Desc, &One, Dev, L, Dev, L, &Zero, Dev, L, Dev, L,
+                     nullptr, nullptr, 0, static_cast<cudaStream_t>(Stream));
+  if (S != CUBLAS_STATUS_SUCCESS)
+    return 32;
+  char Want[64];
+  std::snprintf(Want, sizeof(Want), "stream=%p", HipStream);
+  if (!contains(standInLog(), Want))
+    return 64;
+  return cublasLtDestroy(H) == CUBLAS_STATUS_SUCCESS ? 0 : 128;
+}
+
+TEST(CublasLtHip, ThroughTheRuntimesHipBackend) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe"); // OpenBLAS has threads
+  EXPECT_EXIT(std::exit(checkThroughRuntime(true)),
+              ::testing::ExitedWithCode(0), "");
+}
+
+TEST(CublasLtHip, CreateRefusedWithoutHipblasLtOnHipBackend) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(std::exit(checkThroughRuntime(false)),
+              ::testing::ExitedWithCode(0), "");
 }
 
 } // namespace

@@ -59,6 +59,8 @@ struct Mat {
     switch (Type) {
     case CUDA_R_32F:
       return reinterpret_cast<const float *>(Bytes.data())[K];
+    case CUDA_R_64F:
+      return reinterpret_cast<const double *>(Bytes.data())[K];
     case CUDA_R_16F:
       return blas::halfToFloat(reinterpret_cast<const uint16_t *>(Bytes.data())[K]);
     default:
@@ -70,6 +72,9 @@ struct Mat {
     switch (Type) {
     case CUDA_R_32F:
       reinterpret_cast<float *>(Bytes.data())[K] = float(V);
+      break;
+    case CUDA_R_64F:
+      reinterpret_cast<double *>(Bytes.data())[K] = V;
       break;
     case CUDA_R_16F:
       reinterpret_cast<uint16_t *>(Bytes.data())[K] = blas::floatToHalf(float(V));
@@ -133,7 +138,10 @@ double geluGrad(double X) {
 }
 
 double unitRoundoff(cudaDataType T) {
-  return T == CUDA_R_32F ? 6e-8 : T == CUDA_R_16F ? 4.9e-4 : 3.9e-3;
+  return T == CUDA_R_64F   ? 1.2e-16
+         : T == CUDA_R_32F ? 6e-8
+         : T == CUDA_R_16F ? 4.9e-4
+                           : 3.9e-3;
 }
 
 const char *epilogueName(cublasLtEpilogue_t E) {
@@ -159,19 +167,25 @@ struct Case {
   cublasOperation_t TransA = CUBLAS_OP_N, TransB = CUBLAS_OP_N;
   cublasLtOrder_t OrderA = CUBLASLT_ORDER_COL, OrderB = CUBLASLT_ORDER_COL,
                   OrderD = CUBLASLT_ORDER_COL;
+  bool OtherOrderC = false; // C in the order D is not in
   int64_t M = 5, N = 7, K = 6, Batch = 1;
   cublasLtEpilogue_t Epilogue = CUBLASLT_EPILOGUE_DEFAULT;
   float Alpha = 1.5f, Beta = 0.5f;
   bool InPlace = false;
   bool DeviceScalars = false;
+  cublasComputeType_t Compute = CUBLAS_COMPUTE_32F;
+  cudaDataType ScaleType = CUDA_R_32F;
 
   std::string name() const {
     return std::string("type=") + std::to_string(int(Type)) + " opA=" +
            std::to_string(TransA) + " opB=" + std::to_string(TransB) +
            " orders=" + std::to_string(OrderA) + std::to_string(OrderB) +
-           std::to_string(OrderD) + " batch=" + std::to_string(Batch) +
+           std::to_string(OrderD) + (OtherOrderC ? " C-other-order" : "") +
+           " batch=" + std::to_string(Batch) +
            " epilogue=" + epilogueName(Epilogue) +
-           (InPlace ? " in-place" : "") + (DeviceScalars ? " device-scalars" : "");
+           (InPlace ? " in-place" : "") +
+           (DeviceScalars ? " device-scalars" : "") +
+           " compute=" + std::to_string(int(Compute));
   }
 };
 
@@ -182,7 +196,9 @@ void runCase(cublasLtHandle_t H, const Case &C) {
   bool TA = C.TransA != CUBLAS_OP_N, TB = C.TransB != CUBLAS_OP_N;
   Mat A(C.Type, C.OrderA, TA ? C.K : C.M, TA ? C.M : C.K, C.Batch);
   Mat B(C.Type, C.OrderB, TB ? C.N : C.K, TB ? C.K : C.N, C.Batch);
-  Mat Cm(C.Type, C.OrderD, C.M, C.N, C.Batch);
+  cublasLtOrder_t OrderC =
+      C.OtherOrderC ? cublasLtOrder_t(1 - C.OrderD) : C.OrderD;
+  Mat Cm(C.Type, OrderC, C.M, C.N, C.Batch);
   Mat D(C.Type, C.OrderD, C.M, C.N, C.Batch);
   A.fill(Rng);
   B.fill(Rng);
@@ -207,7 +223,7 @@ void runCase(cublasLtHandle_t H, const Case &C) {
   const Mat &Original = Cm;
 
   cublasLtMatmulDesc_t Desc;
-  ASSERT_EQ(cublasLtMatmulDescCreate(&Desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+  ASSERT_EQ(cublasLtMatmulDescCreate(&Desc, C.Compute, C.ScaleType),
             CUBLAS_STATUS_SUCCESS);
   int32_t TransA = C.TransA, TransB = C.TransB;
   uint32_t Epi = C.Epilogue;
@@ -245,7 +261,24 @@ void runCase(cublasLtHandle_t H, const Case &C) {
                   sizeof(S)),
               CUBLAS_STATUS_SUCCESS);
   }
-  float DevAlpha = C.Alpha, DevBeta = C.Beta;
+  // Alpha and beta in the scale type, wherever they live.
+  struct Scalar {
+    alignas(8) unsigned char Bytes[8];
+  };
+  auto scalar = [&](float V) {
+    Scalar S;
+    if (C.ScaleType == CUDA_R_64F) {
+      double D = V;
+      std::memcpy(S.Bytes, &D, 8);
+    } else if (C.ScaleType == CUDA_R_16F) {
+      uint16_t H = blas::floatToHalf(V);
+      std::memcpy(S.Bytes, &H, 2);
+    } else {
+      std::memcpy(S.Bytes, &V, 4);
+    }
+    return S;
+  };
+  Scalar DevAlpha = scalar(C.Alpha), DevBeta = scalar(C.Beta);
   if (C.DeviceScalars) {
     int32_t Mode = CUBLASLT_POINTER_MODE_DEVICE;
     ASSERT_EQ(cublasLtMatmulDescSetAttribute(
@@ -265,14 +298,18 @@ void runCase(cublasLtHandle_t H, const Case &C) {
   EXPECT_EQ(Result.state, CUBLAS_STATUS_SUCCESS);
   EXPECT_EQ(Result.workspaceSize, 0u);
   const void *CPtr = C.InPlace ? D.data() : Cm.data();
-  float HostAlpha = C.Alpha, HostBeta = C.Beta;
-  ASSERT_EQ(cublasLtMatmul(H, Desc, C.DeviceScalars ? &DevAlpha : &HostAlpha,
+  Scalar HostAlpha = scalar(C.Alpha), HostBeta = scalar(C.Beta);
+  ASSERT_EQ(cublasLtMatmul(H, Desc,
+                           C.DeviceScalars ? DevAlpha.Bytes : HostAlpha.Bytes,
                            A.data(), LA, B.data(), LB,
-                           C.DeviceScalars ? &DevBeta : &HostBeta, CPtr, LC,
+                           C.DeviceScalars ? DevBeta.Bytes : HostBeta.Bytes,
+                           CPtr, LC,
                            D.data(), LD, &Result.algo, nullptr, 0, nullptr),
             CUBLAS_STATUS_SUCCESS);
 
-  double U = unitRoundoff(C.Type);
+  // A half-precision compute type rounds the sums too.
+  double U = unitRoundoff(C.Compute == CUBLAS_COMPUTE_16F ? CUDA_R_16F : C.Type) *
+             (C.Compute == CUBLAS_COMPUTE_16F ? C.K : 1);
   for (int64_t Bt = 0; Bt < C.Batch; ++Bt) {
     std::vector<double> GradRef(size_t(C.M), 0.0), GradMag(size_t(C.M), 0.0);
     for (int64_t I = 0; I < C.M; ++I)
@@ -409,6 +446,46 @@ TEST_F(CublasLt, BatchesInPlaceAndDeviceScalars) {
       C.InPlace = Bits & 1;
       C.DeviceScalars = Bits & 2;
       C.TransB = CUBLAS_OP_T;
+      runCase(Handle, C);
+    }
+}
+
+// C stored in the other order than D (cuhip then writes D from its own
+// pass rather than the engine's).
+TEST_F(CublasLt, COrderDiffersFromD) {
+  for (cublasLtEpilogue_t E : {CUBLASLT_EPILOGUE_DEFAULT, CUBLASLT_EPILOGUE_BGRADB,
+                               CUBLASLT_EPILOGUE_GELU_BIAS})
+    for (int Row = 0; Row < 2; ++Row) {
+      Case C;
+      C.Epilogue = E;
+      C.OtherOrderC = true;
+      C.OrderD = Row ? CUBLASLT_ORDER_ROW : CUBLASLT_ORDER_COL;
+      C.Type = CUDA_R_16BF;
+      runCase(Handle, C);
+    }
+}
+
+// The other compute types: 16F with f16 matrices and half scalars, 64F with
+// f64 matrices, and the 32F variants that allow faster inputs.
+TEST_F(CublasLt, ComputeTypes) {
+  struct {
+    cublasComputeType_t Compute;
+    cudaDataType Scale, Type;
+  } Kinds[] = {{CUBLAS_COMPUTE_16F, CUDA_R_16F, CUDA_R_16F},
+               {CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDA_R_64F},
+               {CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F, CUDA_R_32F},
+               {CUBLAS_COMPUTE_32F_FAST_16BF, CUDA_R_32F, CUDA_R_16BF},
+               {CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDA_R_16F}};
+  for (auto K : Kinds)
+    for (int Bits = 0; Bits < 4; ++Bits) {
+      Case C;
+      C.Compute = K.Compute;
+      C.ScaleType = K.Scale;
+      C.Type = K.Type;
+      C.OrderD = Bits & 1 ? CUBLASLT_ORDER_ROW : CUBLASLT_ORDER_COL;
+      C.DeviceScalars = Bits & 2;
+      C.TransA = CUBLAS_OP_T;
+      C.Batch = 2;
       runCase(Handle, C);
     }
 }

@@ -20,6 +20,10 @@ endforeach()
 install(TARGETS cuhip RUNTIME DESTINATION bin)
 install(TARGETS cuhip_core cudart12 cudart13 cuda_driver cuhip_audit
   LIBRARY DESTINATION lib)
+# The cuBLAS and cuBLASLt drop-ins.
+set_target_properties(cublas12 cublas13 cublasLt12 cublasLt13 PROPERTIES
+  INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS cublas12 cublas13 cublasLt12 cublasLt13 LIBRARY DESTINATION lib)
 install(DIRECTORY ${CMAKE_BINARY_DIR}/lib/cuhip DESTINATION lib
   USE_SOURCE_PERMISSIONS)
 install(DIRECTORY ${cuhip_cmake_dir} DESTINATION lib/cmake)

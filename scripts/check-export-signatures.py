@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""Checks that every function libcudart and libcuda.so.1 define has the type
-the CUDA toolkit's headers declare for it.
+"""Checks that every function libcudart, libcuda.so.1, libcublas and
+libcublasLt define has the type the CUDA toolkit's headers declare for it.
 
 The drop-in libraries are built from cuhip's own declarations of the CUDA
 types, never from the toolkit's headers, so nothing in the build itself would
 notice a parameter that CUDA 13 added or changed. This script asks Clang for
-both sides: the function declarations of cuda_runtime_api.h and cuda.h
-(twice: also with CUDA_API_PER_THREAD_DEFAULT_STREAM, which declares the
+both sides: the function declarations of cuda_runtime_api.h, cuda.h,
+cublas_api.h and cublasLt.h (twice: also with CUDA_API_PER_THREAD_DEFAULT_STREAM, which declares the
 `_ptsz`/`_ptds` forms), and the function definitions of every source of
-libcudart.so.13 and libcuda.so.1, compiled with the flags of
+libcudart.so.13, libcuda.so.1, libcublas.so.13 and libcublasLt.so.13,
+compiled with the flags of
 compile_commands.json. Every function both sides name must have the same
 type, spelled the same way once `struct`/`enum`/`union` tags are dropped;
 test/unit/cudart/AbiTest.cpp and test/unit/cuda/AbiTest.cpp check that the
 types of those names have the toolkit's layout. The one accepted difference
-is a not-supported stub (`RuntimeUnsupported.cpp`, `DriverUnsupported.cpp`)
+is a not-supported stub (`RuntimeUnsupported.cpp`, `DriverUnsupported.cpp`,
+`LtUnsupported.cpp`)
 declared without parameters: it reads none of its arguments and returns the
 not-supported error, which the C calling convention makes safe for any
 argument list.
@@ -32,7 +34,8 @@ import subprocess
 import sys
 import tempfile
 
-STUB_FILES = ("RuntimeUnsupported.cpp", "DriverUnsupported.cpp")
+STUB_FILES = ("RuntimeUnsupported.cpp", "DriverUnsupported.cpp",
+              "LtUnsupported.cpp")
 # Fewer compared functions than this means the script lost its inputs (a
 # renamed directory, a changed compile_commands.json) rather than that the
 # libraries agree.
@@ -69,7 +72,9 @@ def function_types(clang, args, definitions_only):
             continue
         if definitions_only and not has_body(obj):
             continue
-        line = obj.get("loc", {}).get("line", 0)
+        loc = obj.get("loc", {})
+        # A definition a macro expands to has its line at the expansion.
+        line = loc.get("line") or loc.get("expansionLoc", {}).get("line", 0)
         found.setdefault(obj["name"], (obj["type"]["qualType"], line))
     return found
 
@@ -78,18 +83,34 @@ def normalize(t):
     return re.sub(r"\b(struct|enum|union) ", "", t)
 
 
+# The library source directories, and for those built once per CUDA major
+# version the definition that selects the CUDA 13 build (the toolkit here
+# is CUDA 13).
+LIBRARY_DIRS = (
+    ("/libcuda_shim/", None),
+    ("/runtime/cudart/", "CUHIP_CUDART_MAJOR=13"),
+    ("/libcublas/cublas/", "CUHIP_CUBLAS_MAJOR=13"),
+    ("/libcublas/cublasLt/", "CUHIP_CUBLASLT_MAJOR=13"),
+)
+# The toolkit headers whose declarations are compared.
+HEADERS = ("cuda_runtime_api.h", "cuda.h", "cublas_api.h", "cublasLt.h")
+# At least this many cuBLAS functions must be compared, for the same reason
+# as MIN_COMPARED.
+MIN_CUBLAS = 90
+MIN_CUBLASLT = 30
+
+
 def library_sources(build_dir):
     with open(os.path.join(build_dir, "compile_commands.json")) as f:
         commands = json.load(f)
     for c in commands:
         path = c["file"]
-        if "/libcuda_shim/" in path:
-            pass
-        elif "/runtime/cudart/" in path:
-            # One library per major version; the toolkit here is CUDA 13.
-            if "CUHIP_CUDART_MAJOR=13" not in c.get("command", ""):
-                continue
+        for directory, version_define in LIBRARY_DIRS:
+            if directory in path:
+                break
         else:
+            continue
+        if version_define and version_define not in c.get("command", ""):
             continue
         argv = shlex.split(c["command"]) if "command" in c else c["arguments"]
         flags = [a for a in argv if a.startswith(("-I", "-D", "-std="))]
@@ -107,7 +128,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tu = os.path.join(tmp, "headers.cpp")
         with open(tu, "w") as f:
-            f.write("#include <cuda_runtime_api.h>\n#include <cuda.h>\n")
+            f.write("".join("#include <%s>\n" % h for h in HEADERS))
         base = ["-x", "c++", "-std=c++17", "-I" + opts.cuda_include, tu]
         with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
             header_jobs = [
@@ -129,12 +150,18 @@ def main():
                     defined.setdefault(name, (typ, path, line))
 
     compared = 0
+    compared_cublas = 0
+    compared_cublaslt = 0
     mismatches = 0
     for name in sorted(defined):
         if name not in declared:
             continue
         typ, path, line = defined[name]
         compared += 1
+        if name.startswith("cublas") and not name.startswith("cublasLt"):
+            compared_cublas += 1
+        if name.startswith("cublasLt"):
+            compared_cublaslt += 1
         if normalize(typ) == normalize(declared[name]):
             continue
         if typ.endswith(" ()") and os.path.basename(path) in STUB_FILES:
@@ -143,12 +170,22 @@ def main():
         print("%s:%d: error: %s is defined as '%s'; the CUDA headers declare "
               "'%s'" % (path, line, name, typ, declared[name]))
     print("check-export-signatures: %d library sources, %d functions compared "
-          "with the CUDA headers, %d mismatches"
-          % (len(sources), compared, mismatches))
+          "with the CUDA headers (%d of cuBLAS, %d of cuBLASLt), %d mismatches"
+          % (len(sources), compared, compared_cublas, compared_cublaslt,
+             mismatches))
     if compared < MIN_COMPARED:
         print("check-export-signatures: error: only %d functions compared "
               "(expected at least %d); are the sources and compile_commands.json "
               "where this script looks?" % (compared, MIN_COMPARED))
+        return 1
+    if compared_cublas < MIN_CUBLAS:
+        print("check-export-signatures: error: only %d cuBLAS functions "
+              "compared (expected at least %d)" % (compared_cublas, MIN_CUBLAS))
+        return 1
+    if compared_cublaslt < MIN_CUBLASLT:
+        print("check-export-signatures: error: only %d cuBLASLt functions "
+              "compared (expected at least %d)"
+              % (compared_cublaslt, MIN_CUBLASLT))
         return 1
     return 1 if mismatches else 0
 

@@ -194,7 +194,36 @@ LIBRARY_TARGETS = collections.OrderedDict([
     ("nccl", "RCCL")])
 
 
-def docs_text(rows, descriptions):
+# The functions cuhip's own libcublas/libcublasLt export, as
+# scripts/check-blas-mappings.py records them from the built libraries: the
+# coverage page shows, for each cuBLAS/cuBLASLt row, whether the drop-in
+# implements it.
+DROP_IN_FAMILIES = ("cublas", "cublasLt")
+
+
+def read_drop_in_exports(path):
+    out = {}
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cells = line.rstrip("\n").split("\t")
+            if cells[0] != "function":
+                out[cells[0]] = cells[2]
+    return out
+
+
+def drop_in_cell(row, exports):
+    if row.kind != "function":
+        return "-"
+    return {"implemented": "implemented",
+            "stub": "exported, answers NOT_SUPPORTED"}.get(exports.get(row.cuda), "no")
+
+
+def docs_text(rows, descriptions, exports=None):
+    exports = exports or {}
     families = collections.OrderedDict()
     for r in sorted(rows, key=lambda r: (r.family.lower(), r.kind, r.cuda)):
         families.setdefault(r.family, []).append(r)
@@ -247,12 +276,23 @@ def docs_text(rows, descriptions):
         lines += ["## %s" % family, ""]
         if descriptions.get(family):
             lines += [descriptions[family], ""]
-        lines += ["| CUDA | HIP | kind | status | since | compat | note |",
-                  "| --- | --- | --- | --- | --- | --- | --- |"]
+        drop_in = family in DROP_IN_FAMILIES and exports
+        if drop_in:
+            lines += ["*cuhip drop-in* says whether cuhip's own lib%s (the "
+                      "drop-in that runs unmodified programs) implements the "
+                      "function (`scripts/check-blas-mappings.py` checks "
+                      "that every function it implements has a row here)."
+                      % family, ""]
+        lines += ["| CUDA | HIP | kind | status | since | compat | note |"
+                  + (" cuhip drop-in |" if drop_in else ""),
+                  "| --- | --- | --- | --- | --- | --- | --- |"
+                  + (" --- |" if drop_in else "")]
         for r in rs:
+            values = (r.cuda, r.hip, r.kind, r.status, r.since, r.compat, r.note)
+            if drop_in:
+                values += (drop_in_cell(r, exports),)
             cells = [("`%s`" % c) if c != "-" and i < 2 else c
-                     for i, c in enumerate((r.cuda, r.hip, r.kind, r.status,
-                                            r.since, r.compat, r.note))]
+                     for i, c in enumerate(values)]
             lines.append("| " + " | ".join(c.replace("|", "\\|")
                                             for c in cells) + " |")
         lines.append("")
@@ -279,6 +319,8 @@ def main():
     ap.add_argument("--compat-inc")
     ap.add_argument("--docs")
     ap.add_argument("--check-docs")
+    ap.add_argument("--drop-in-exports",
+                    default=os.path.join(root, "libcublas", "drop-in-exports.tsv"))
     opts = ap.parse_args()
     try:
         rows = read_tables(opts.tables, opts.compat)
@@ -294,11 +336,12 @@ def main():
             print(e, file=sys.stderr)
             return 1
     descriptions = family_descriptions(opts.tables)
+    exports = read_drop_in_exports(opts.drop_in_exports)
     if opts.docs:
-        write_if_changed(opts.docs, docs_text(rows, descriptions))
+        write_if_changed(opts.docs, docs_text(rows, descriptions, exports))
     if opts.check_docs:
         with open(opts.check_docs, encoding="utf-8") as f:
-            if f.read() != docs_text(rows, descriptions):
+            if f.read() != docs_text(rows, descriptions, exports):
                 print("%s is out of date: run scripts/gen-translator-tables.py "
                       "--docs %s" % (opts.check_docs, opts.check_docs),
                       file=sys.stderr)

@@ -70,7 +70,99 @@ struct GemmDesc {
 int gemm(const GemmDesc &Desc, void *Stream);
 
 /// The same synchronously on host memory, for the CPU backend's host
-/// functions, benchmarks and tests: no stream, no runtime.
+/// functions, benchmarks and tests: no stream, no runtime. Desc must be one
+/// gemmSupported accepts.
 void gemmOnHost(const GemmDesc &Desc);
+
+/// The scratch memory per buffer (bytes) the f16/bf16 path widens blocks
+/// into: 32 MiB unless set (tests set it small to exercise the blocking;
+/// 0 restores the default). Not thread-safe: set it before GEMMs run.
+void setConversionBudget(int64_t Bytes);
+
+/// Can the engine carry out Desc's combination of types and compute type?
+/// If not, Why says which combination (for the API layers' log line). The
+/// CPU backend does every real f16/bf16/f32/f64 combination whose compute
+/// type is F16, F32 or F64 (F64 only with f64 data); integer and complex
+/// GEMMs are not done.
+bool gemmSupported(const GemmDesc &Desc, const char **Why);
+
+// --- level 1 and 2 ----------------------------------------------------------
+
+enum class VectorOp { Axpy, Scal, Dot, Nrm2, Amax };
+
+/// One level-1 operation over strided vectors, BLAS semantics for the
+/// increments (a negative one walks from the far end; Scal, Nrm2 and Amax
+/// do nothing / give 0 for an increment <= 0). Element types: XType and
+/// YType; the scalar Alpha (Axpy, Scal) and Result (Dot, Nrm2) are in
+/// ScalarType; ExecType is what the arithmetic is done in (F32 or F64).
+/// Amax writes the 1-based index of the first element of largest |x| into
+/// Result, as an int32 (or int64 with ResultIs64); 0 for an empty vector.
+struct VectorDesc {
+  VectorOp Kind = VectorOp::Axpy;
+  int64_t N = 0;
+  DType XType = DType::F32, YType = DType::F32, ScalarType = DType::F32,
+        ExecType = DType::F32;
+  const void *X = nullptr;
+  int64_t IncX = 1;
+  void *Y = nullptr; // Axpy's output, Dot's second operand, Scal's vector
+  int64_t IncY = 1;
+  const void *Alpha = nullptr; // read when the operation runs
+  void *Result = nullptr;
+  bool ResultIs64 = false;
+  // CUBLAS_POINTER_MODE_DEVICE: Alpha and Result are device memory.
+  bool ScalarsOnDevice = false;
+};
+
+/// y = alpha * op(A) * x + beta * y, column-major A of M x N.
+struct GemvDesc {
+  Op Trans = Op::N;
+  int64_t M = 0, N = 0;
+  DType Type = DType::F32; // F32 or F64 for everything
+  const void *A = nullptr;
+  int64_t Lda = 0;
+  const void *X = nullptr;
+  int64_t IncX = 1;
+  void *Y = nullptr;
+  int64_t IncY = 1;
+  const void *Alpha = nullptr, *Beta = nullptr;
+  bool ScalarsOnDevice = false;
+};
+
+bool vectorSupported(const VectorDesc &Desc, const char **Why);
+int vectorOp(const VectorDesc &Desc, void *Stream);
+void vectorOpOnHost(const VectorDesc &Desc);
+int gemv(const GemvDesc &Desc, void *Stream);
+void gemvOnHost(const GemvDesc &Desc);
+
+// --- the HIP backend's library ----------------------------------------------
+
+/// rocBLAS, loaded with dlopen on first use: CUHIP_ROCBLAS_LIBRARY names an
+/// exact file, else librocblas.so.4, .so.3, librocblas.so. Each call
+/// enqueues on HipStream (a hipStream_t) and returns a cudaError_t-style
+/// status: cudaErrorNotSupported (with a log line naming the library) when
+/// rocBLAS is absent or lacks the entry point, cudaErrorInvalidValue for
+/// what rocBLAS refuses. The gemm/vectorOp/gemv above call these on the HIP
+/// backend; tests call them directly against a stand-in library.
+namespace rocblas {
+int gemm(const GemmDesc &Desc, void *HipStream);
+int vectorOp(const VectorDesc &Desc, void *HipStream);
+int gemv(const GemvDesc &Desc, void *HipStream);
+/// Forgets the loaded library (tests switch stand-ins).
+void reset();
+} // namespace rocblas
+
+// --- element conversions (round to nearest even) ------------------------------
+
+float halfToFloat(uint16_t H);
+uint16_t floatToHalf(float F);
+inline float bf16ToFloat(uint16_t B) {
+  uint32_t U = static_cast<uint32_t>(B) << 16;
+  float F;
+  __builtin_memcpy(&F, &U, 4);
+  return F;
+}
+uint16_t floatToBf16(float F);
+/// Size in bytes of one element; 0 for a type the engine does not know.
+unsigned dtypeSize(DType T);
 
 } // namespace cuhip::blas

@@ -1968,6 +1968,17 @@ Status Runtime::streamAddHostFunc(void *Stream, void (*Fn)(void *),
   return cudaSuccess;
 }
 
+bool Runtime::onHipBackend() { return P->hip() != nullptr; }
+
+Status Runtime::nativeStream(void *Stream, void **HipStream) {
+  if (!HipStream)
+    return cudaErrorInvalidValue;
+  *HipStream = nullptr;
+  if (Status S = P->deviceStatus())
+    return S;
+  return P->resolveStream(Stream, HipStream);
+}
+
 Status Runtime::eventCreate(void **Event, unsigned Flags) {
   if (!Event || (Flags & ~EventFlagsMask))
     return record(cudaErrorInvalidValue);

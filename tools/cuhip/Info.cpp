@@ -36,6 +36,8 @@ int cuhipInfoMain(int argc, char **argv) {
   std::printf("cuhip %s\n", CUHIP_VERSION);
   std::printf("libraries: %s\n", LibDir.c_str());
   for (const char *L : {"libcudart.so.13", "libcudart.so.12", "libcuda.so.1",
+                        "libcublas.so.13", "libcublas.so.12",
+                        "libcublasLt.so.13", "libcublasLt.so.12",
                         "libcuhip-core.so"}) {
     struct stat St;
     std::printf("  %-18s %s\n", L,

@@ -3,8 +3,9 @@
  * `cuhip run` names this library in LD_AUDIT. The dynamic linker then asks
  * la_objsearch before it searches for any library, and this module answers
  * the CUDA runtime and driver sonames (libcudart.so.12/.13, libcuda.so.1 and
- * their unversioned names) with cuhip's copies, which lie in the directory
- * this module was loaded from. LD_LIBRARY_PATH alone does not suffice: a
+ * their unversioned names) and the cuBLAS ones (libcublas.so.12/.13,
+ * libcublasLt.so.12/.13 and theirs) with cuhip's copies, which lie in the
+ * directory this module was loaded from. LD_LIBRARY_PATH alone does not suffice: a
  * program's DT_RPATH is searched before it, so a program linked with an
  * rpath into a CUDA toolkit would load NVIDIA's libcudart. Every other name
  * passes through untouched, and LD_AUDIT is inherited by child processes,
@@ -25,12 +26,18 @@
 
 /* The names cuhip answers, and the file of cuhip's lib directory each one
  * gets: the unversioned libcudart.so (what a program that dlopens the
- * runtime without a version asks for) is CUDA 13's. */
+ * runtime without a version asks for) is CUDA 13's, and so for cuBLAS. */
 static const char *const Names[][2] = {{"libcudart.so.13", "libcudart.so.13"},
                                        {"libcudart.so.12", "libcudart.so.12"},
                                        {"libcudart.so", "libcudart.so.13"},
                                        {"libcuda.so.1", "libcuda.so.1"},
-                                       {"libcuda.so", "libcuda.so.1"}};
+                                       {"libcuda.so", "libcuda.so.1"},
+                                       {"libcublas.so.13", "libcublas.so.13"},
+                                       {"libcublas.so.12", "libcublas.so.12"},
+                                       {"libcublas.so", "libcublas.so.13"},
+                                       {"libcublasLt.so.13", "libcublasLt.so.13"},
+                                       {"libcublasLt.so.12", "libcublasLt.so.12"},
+                                       {"libcublasLt.so", "libcublasLt.so.13"}};
 enum { NumNames = sizeof(Names) / sizeof(Names[0]) };
 /* The path each name is redirected to; empty when cuhip's lib directory
  * lacks the file (the name is then left alone). */

@@ -402,6 +402,13 @@ public:
   Status streamPriorityRange(int *Least, int *Greatest);
   /// Is S a stream handle (a default stream or a live created stream)?
   bool isStreamHandle(void *S);
+  /// Does the HIP backend run the work (else the CPU backend)? Libraries
+  /// over the core (cuBLAS) pick their backend's math library by it.
+  bool onHipBackend();
+  /// The hipStream_t behind a cudaStream_t on the HIP backend, for
+  /// libraries that hand work to ROCm's (rocBLAS); null on the CPU backend.
+  /// cudaErrorInvalidResourceHandle for a stream that is not one.
+  Status nativeStream(void *Stream, void **HipStream);
   Status eventCreate(void **Event, unsigned Flags);
   Status eventDestroy(void *Event);
   Status eventRecord(void *Event, void *Stream);

@@ -141,8 +141,10 @@ CUHIP_EXPORT cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
   LOG_CALL("cublasDestroy_v2(handle=%p)", static_cast<void *>(handle));
   if (!removeHandle(handle))
     return CUBLAS_STATUS_NOT_INITIALIZED;
-  // cuBLAS waits for the handle's work before it releases it.
-  runtime().streamSynchronize(handle->Stream);
+  // cuBLAS waits for the handle's work before it releases it; a stream the
+  // program destroyed first has nothing left to wait for.
+  if (runtime().isStreamHandle(handle->Stream))
+    runtime().streamSynchronize(handle->Stream);
   delete handle;
   return CUBLAS_STATUS_SUCCESS;
 }

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Handle.h"
 
+#include "ApiCommon.h"
+
 #include "Gemm.h"
 
 #include "cuhip/runtime/Log.h"
@@ -18,6 +20,7 @@ using namespace cuhip;
 using namespace cuhip::cublas;
 using blas::Compute;
 using blas::DType;
+using blas::dtypeOf;
 using blas::GemmDesc;
 
 namespace {
@@ -32,37 +35,6 @@ bool toOp(cublasOperation_t T, blas::Op &Out) {
     return true;
   case CUBLAS_OP_C: // real matrices: the conjugate transpose is the transpose
     Out = blas::Op::T;
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool toDType(cudaDataType T, DType &Out) {
-  switch (T) {
-  case CUDA_R_32F:
-    Out = DType::F32;
-    return true;
-  case CUDA_R_64F:
-    Out = DType::F64;
-    return true;
-  case CUDA_R_16F:
-    Out = DType::F16;
-    return true;
-  case CUDA_R_16BF:
-    Out = DType::BF16;
-    return true;
-  case CUDA_R_8I:
-    Out = DType::I8;
-    return true;
-  case CUDA_R_32I:
-    Out = DType::I32;
-    return true;
-  case CUDA_C_32F:
-    Out = DType::C32;
-    return true;
-  case CUDA_C_64F:
-    Out = DType::C64;
     return true;
   default:
     return false;
@@ -200,7 +172,7 @@ struct GemmCall {
                          int Comp, int Algo) {
     DType TA, TB, TC;
     Compute CT;
-    if (!toDType(A, TA) || !toDType(B, TB) || !toDType(C, TC) ||
+    if (!dtypeOf(A, TA) || !dtypeOf(B, TB) || !dtypeOf(C, TC) ||
         !toCompute(Comp, CT) || !validAlgo(Algo))
       return invalid("data type, compute type or algorithm");
     types(TA, TB, TC, CT);

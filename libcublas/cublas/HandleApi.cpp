@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "Handle.h"
 
+#include "ApiCommon.h"
+
 #include "cuhip/runtime/Log.h"
 
 #include <atomic>
@@ -43,8 +45,9 @@ cublasLogCallback LogCallback = nullptr;
 
 rt::Runtime &runtime() { return rt::Runtime::get(); }
 
-constexpr int VersionMinor = CUHIP_CUBLAS_MAJOR == 13 ? 1 : 9;
-constexpr int VersionPatch = CUHIP_CUBLAS_MAJOR == 13 ? 0 : 1;
+/// MAJOR*10000 + MINOR*100 + PATCH: 13.1.0 or 12.9.1.
+constexpr int Version =
+    CUHIP_CUBLAS_MAJOR * 10000 + (CUHIP_CUBLAS_MAJOR == 13 ? 100 : 901);
 
 } // namespace
 
@@ -154,7 +157,7 @@ CUHIP_EXPORT cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle,
   CHECK_HANDLE(handle);
   if (!version)
     return CUBLAS_STATUS_INVALID_VALUE;
-  *version = CUHIP_CUBLAS_MAJOR * 10000 + VersionMinor * 100 + VersionPatch;
+  *version = Version;
   return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -162,18 +165,8 @@ CUHIP_EXPORT cublasStatus_t cublasGetProperty(libraryPropertyType type,
                                               int *value) {
   if (!value)
     return CUBLAS_STATUS_INVALID_VALUE;
-  switch (type) {
-  case MAJOR_VERSION:
-    *value = CUHIP_CUBLAS_MAJOR;
-    return CUBLAS_STATUS_SUCCESS;
-  case MINOR_VERSION:
-    *value = VersionMinor;
-    return CUBLAS_STATUS_SUCCESS;
-  case PATCH_LEVEL:
-    *value = VersionPatch;
-    return CUBLAS_STATUS_SUCCESS;
-  }
-  return CUBLAS_STATUS_INVALID_VALUE;
+  return blas::versionProperty(type, Version, *value) ? CUBLAS_STATUS_SUCCESS
+                                                : CUBLAS_STATUS_INVALID_VALUE;
 }
 
 CUHIP_EXPORT size_t cublasGetCudartVersion(void) {
@@ -296,23 +289,7 @@ CUHIP_EXPORT cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle,
 }
 
 CUHIP_EXPORT const char *cublasGetStatusName(cublasStatus_t status) {
-  switch (status) {
-#define NAME(S)                                                                \
-  case S:                                                                      \
-    return #S;
-    NAME(CUBLAS_STATUS_SUCCESS)
-    NAME(CUBLAS_STATUS_NOT_INITIALIZED)
-    NAME(CUBLAS_STATUS_ALLOC_FAILED)
-    NAME(CUBLAS_STATUS_INVALID_VALUE)
-    NAME(CUBLAS_STATUS_ARCH_MISMATCH)
-    NAME(CUBLAS_STATUS_MAPPING_ERROR)
-    NAME(CUBLAS_STATUS_EXECUTION_FAILED)
-    NAME(CUBLAS_STATUS_INTERNAL_ERROR)
-    NAME(CUBLAS_STATUS_NOT_SUPPORTED)
-    NAME(CUBLAS_STATUS_LICENSE_ERROR)
-#undef NAME
-  }
-  return "CUBLAS_STATUS_UNKNOWN";
+  return blas::statusName(status);
 }
 
 CUHIP_EXPORT const char *cublasGetStatusString(cublasStatus_t status) {

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Handle.h"
 
+#include "ApiCommon.h"
+
 #include "Gemm.h"
 
 #include "cuhip/runtime/Log.h"
@@ -21,29 +23,9 @@ using blas::VectorOp;
 
 namespace {
 
+/// The vector routines' types: the engine's real and complex floats.
 bool toDType(cudaDataType T, DType &Out) {
-  switch (T) {
-  case CUDA_R_32F:
-    Out = DType::F32;
-    return true;
-  case CUDA_R_64F:
-    Out = DType::F64;
-    return true;
-  case CUDA_R_16F:
-    Out = DType::F16;
-    return true;
-  case CUDA_R_16BF:
-    Out = DType::BF16;
-    return true;
-  case CUDA_C_32F:
-    Out = DType::C32;
-    return true;
-  case CUDA_C_64F:
-    Out = DType::C64;
-    return true;
-  default:
-    return false;
-  }
+  return blas::dtypeOf(T, Out) && Out != DType::I8 && Out != DType::I32;
 }
 
 cublasStatus_t runVector(const char *Name, cublasHandle_t Handle,

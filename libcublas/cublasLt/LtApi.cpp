@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "LtApi.h"
 
+#include "ApiCommon.h"
+
 #include <new>
 
 using namespace cuhip::blaslt;
@@ -261,23 +263,7 @@ CUHIP_LT_EXPORT cublasStatus_t cublasLtDestroy(cublasLtHandle_t lightHandle) {
 }
 
 CUHIP_LT_EXPORT const char *cublasLtGetStatusName(cublasStatus_t status) {
-  switch (status) {
-#define NAME(S)                                                                \
-  case S:                                                                      \
-    return #S;
-    NAME(CUBLAS_STATUS_SUCCESS)
-    NAME(CUBLAS_STATUS_NOT_INITIALIZED)
-    NAME(CUBLAS_STATUS_ALLOC_FAILED)
-    NAME(CUBLAS_STATUS_INVALID_VALUE)
-    NAME(CUBLAS_STATUS_ARCH_MISMATCH)
-    NAME(CUBLAS_STATUS_MAPPING_ERROR)
-    NAME(CUBLAS_STATUS_EXECUTION_FAILED)
-    NAME(CUBLAS_STATUS_INTERNAL_ERROR)
-    NAME(CUBLAS_STATUS_NOT_SUPPORTED)
-    NAME(CUBLAS_STATUS_LICENSE_ERROR)
-#undef NAME
-  }
-  return "CUBLAS_STATUS_UNKNOWN";
+  return cuhip::blas::statusName(status);
 }
 
 CUHIP_LT_EXPORT const char *cublasLtGetStatusString(cublasStatus_t status) {
@@ -317,17 +303,8 @@ CUHIP_LT_EXPORT cublasStatus_t cublasLtGetProperty(libraryPropertyType type,
   if (!value)
     return ltRefuse(CUBLAS_STATUS_INVALID_VALUE, "cublasLtGetProperty",
                     "value is null");
-  switch (type) {
-  case MAJOR_VERSION:
-    *value = int(LtVersion / 10000);
+  if (cuhip::blas::versionProperty(type, int(LtVersion), *value))
     return CUBLAS_STATUS_SUCCESS;
-  case MINOR_VERSION:
-    *value = int(LtVersion / 100 % 100);
-    return CUBLAS_STATUS_SUCCESS;
-  case PATCH_LEVEL:
-    *value = int(LtVersion % 100);
-    return CUBLAS_STATUS_SUCCESS;
-  }
   return ltRefuse(CUBLAS_STATUS_INVALID_VALUE, "cublasLtGetProperty",
                   "unknown libraryPropertyType %d; use MAJOR_VERSION, "
                   "MINOR_VERSION or PATCH_LEVEL",

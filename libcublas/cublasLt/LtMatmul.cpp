@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "LtApi.h"
 
+#include "ApiCommon.h"
+
 #include "HostJob.h"
 #include "cuhip/runtime/Runtime.h"
 
@@ -24,23 +26,10 @@ using blas::DType;
 
 namespace {
 
+/// The matrix types cuhip's matmul reads and writes: the real floats.
 bool storageType(int32_t T, DType &Out) {
-  switch (T) {
-  case CUDA_R_32F:
-    Out = DType::F32;
-    return true;
-  case CUDA_R_16F:
-    Out = DType::F16;
-    return true;
-  case CUDA_R_16BF:
-    Out = DType::BF16;
-    return true;
-  case CUDA_R_64F:
-    Out = DType::F64;
-    return true;
-  default:
-    return false;
-  }
+  return blas::dtypeOf(T, Out) && (Out == DType::F32 || Out == DType::F16 ||
+                                   Out == DType::BF16 || Out == DType::F64);
 }
 
 const char *typeName(int32_t T) {

@@ -302,23 +302,8 @@ unsigned scalarSize(Compute C) {
 } // namespace
 
 int gemm(const GemmDesc &Desc, void *Stream) {
-  rt::Runtime &R = rt::Runtime::get();
-  if (R.onHipBackend()) {
-    void *HipStream;
-    if (int S = R.nativeStream(Stream, &HipStream))
-      return S;
-    return rocblas::gemm(Desc, HipStream);
-  }
-  auto Job = std::make_unique<GemmJob>();
-  Job->Desc = Desc;
-  if (!Desc.ScalarsOnDevice) {
-    unsigned Size = scalarSize(Desc.ComputeType);
-    std::memcpy(Job->AlphaValue, Desc.Alpha, Size);
-    std::memcpy(Job->BetaValue, Desc.Beta, Size);
-    Job->Desc.Alpha = Job->AlphaValue;
-    Job->Desc.Beta = Job->BetaValue;
-  }
-  return enqueueHostJob(std::move(Job), runGemmJob, Stream);
+  return runAlphaBetaJob<GemmJob>(Desc, Stream, scalarSize(Desc.ComputeType),
+                                  rocblas::gemm, runGemmJob);
 }
 
 } // namespace cuhip::blas

@@ -308,23 +308,8 @@ int vectorOp(const VectorDesc &Desc, void *Stream) {
 }
 
 int gemv(const GemvDesc &Desc, void *Stream) {
-  rt::Runtime &R = rt::Runtime::get();
-  if (R.onHipBackend()) {
-    void *HipStream;
-    if (int S = R.nativeStream(Stream, &HipStream))
-      return S;
-    return rocblas::gemv(Desc, HipStream);
-  }
-  auto Job = std::make_unique<GemvJob>();
-  Job->Desc = Desc;
-  if (!Desc.ScalarsOnDevice) {
-    unsigned Size = dtypeSize(Desc.Type);
-    std::memcpy(Job->AlphaValue, Desc.Alpha, Size);
-    std::memcpy(Job->BetaValue, Desc.Beta, Size);
-    Job->Desc.Alpha = Job->AlphaValue;
-    Job->Desc.Beta = Job->BetaValue;
-  }
-  return enqueueHostJob(std::move(Job), runGemvJob, Stream);
+  return runAlphaBetaJob<GemvJob>(Desc, Stream, dtypeSize(Desc.Type),
+                                  rocblas::gemv, runGemvJob);
 }
 
 } // namespace cuhip::blas

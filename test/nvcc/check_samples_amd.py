@@ -19,13 +19,14 @@ and its build is skipped with the reason printed.
 Prints one line per sample and a summary; exits 1 if any sample failed.
 """
 import argparse
-import concurrent.futures
 import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from samples_common import INCLUDE_DIRS, Skipped, build_samples, first_error, run  # noqa: E402
 
 # Extra nvcc flags per sample, as the top-level CMakeLists.txt gives them.
 SAMPLE_FLAGS = {"driver_module_ptx": ["-lcuda"],
@@ -42,11 +43,6 @@ LIBRARY_HEADERS = {"cublas_v2.h": ("hipblas/hipblas.h", "hipBLAS (ROCm's hipblas
                    "cublas_api.h": ("hipblas/hipblas.h", "hipBLAS (ROCm's hipblas-dev)"),
                    "cublasLt.h": ("hipblaslt/hipblaslt.h",
                                   "hipBLASLt (ROCm's hipblaslt-dev)")}
-INCLUDE_DIRS = ["/usr/include", "/opt/rocm/include"]
-
-
-class Skipped(str):
-    """The reason a sample was translated but not built."""
 
 
 def missing_library_headers(src):
@@ -61,19 +57,6 @@ def missing_library_headers(src):
                 os.path.exists(os.path.join(d, hip[0])) for d in INCLUDE_DIRS):
             missing.append(hip)
     return missing
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, errors="replace", **kw)
-
-
-def first_error(text):
-    for line in text.splitlines():
-        if "error" in line:
-            return line.strip()
-    lines = [l for l in text.splitlines() if l.strip()]
-    return lines[-1].strip() if lines else "(no output)"
 
 
 # Samples that sample textures: gfx940-gfx942 (MI300) have no image
@@ -216,34 +199,8 @@ def main():
     a.arch = a.arch or ["gfx942", "gfx1100"]
     os.makedirs(a.work, exist_ok=True)
     b = Builder(a)
-    jobs = []
-    for e in sorted(os.listdir(a.samples)):
-        path = os.path.join(a.samples, e)
-        stem = e[:-3] if e.endswith(".cu") else e
-        if a.only and stem not in a.only:
-            continue
-        if os.path.isdir(path) and glob.glob(os.path.join(path, "*.cu")):
-            jobs.append((b.multi, path))
-        elif e.endswith(".cu"):
-            jobs.append((b.single, path))
-    failed = []
-    skipped = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
-        for name, err in pool.map(lambda j: j[0](j[1]), jobs):
-            if isinstance(err, Skipped):
-                print("%-28s skipped: %s" % (name, err), flush=True)
-                skipped.append(name)
-                continue
-            print("%-28s %s" % (name, "ok" if not err else "FAIL: " + err), flush=True)
-            if err:
-                failed.append(name)
-    print("%d of %d samples built by cuhip nvcc for %s"
-          % (len(jobs) - len(failed) - len(skipped), len(jobs), ", ".join(a.arch)))
-    if skipped:
-        print("translated only (HIP library headers missing): " + " ".join(skipped))
-    if failed:
-        print("failed: " + " ".join(failed))
-    return 1 if failed else 0
+    return build_samples(a.samples, a.only, a.j, b.single, b.multi,
+                         "samples built by cuhip nvcc for %s" % ", ".join(a.arch))
 
 
 if __name__ == "__main__":

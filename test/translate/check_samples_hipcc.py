@@ -24,23 +24,19 @@ directory of symlinks to the installed libraries, which hipcc is given with
 Prints one line per sample and a summary; exits 1 if any sample failed.
 """
 import argparse
-import concurrent.futures
 import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from samples_common import INCLUDE_DIRS, Skipped, build_samples, first_error, run  # noqa: E402
 
 # HIP library headers the translated samples may include, and the package
 # that provides each.
 LIBRARY_HEADERS = {"hipblas/hipblas.h": "hipBLAS (ROCm's hipblas-dev)",
                    "hipblaslt/hipblaslt.h": "hipBLASLt (ROCm's hipblaslt-dev)"}
-INCLUDE_DIRS = ["/usr/include", "/opt/rocm/include"]
-
-
-class Skipped(str):
-    """The reason a sample was translated but not compiled."""
 
 
 def missing_library_headers(translated):
@@ -53,19 +49,6 @@ def missing_library_headers(translated):
 
 BITCODE_DIRS = ["/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
                 "/opt/rocm/amdgcn/bitcode", "/opt/rocm/lib/bitcode"]
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, errors="replace", **kw)
-
-
-def first_error(text):
-    for line in text.splitlines():
-        if "error" in line:
-            return line.strip()
-    lines = [l for l in text.splitlines() if l.strip()]
-    return lines[-1].strip() if lines else "(no output)"
 
 
 def hip_clang_bin(hipcc):
@@ -239,34 +222,8 @@ def main():
     if devlib and devlib.startswith(a.work):
         print("device libraries: %s (generated isa-version files added)" % devlib)
     b = Builder(a, devlib if devlib and devlib.startswith(a.work) else None)
-    jobs = []
-    for e in sorted(os.listdir(a.samples)):
-        path = os.path.join(a.samples, e)
-        stem = e[:-3] if e.endswith(".cu") else e
-        if a.only and stem not in a.only:
-            continue
-        if os.path.isdir(path) and glob.glob(os.path.join(path, "*.cu")):
-            jobs.append((b.multi, path))
-        elif e.endswith(".cu"):
-            jobs.append((b.single, path))
-    failed = []
-    skipped = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
-        for name, err in pool.map(lambda j: j[0](j[1]), jobs):
-            if isinstance(err, Skipped):
-                print("%-28s skipped: %s" % (name, err), flush=True)
-                skipped.append(name)
-                continue
-            print("%-28s %s" % (name, "ok" if not err else "FAIL: " + err), flush=True)
-            if err:
-                failed.append(name)
-    print("%d of %d samples translated, compiled for %s and linked"
-          % (len(jobs) - len(failed) - len(skipped), len(jobs), ", ".join(a.arch)))
-    if skipped:
-        print("translated only (HIP library headers missing): " + " ".join(skipped))
-    if failed:
-        print("failed: " + " ".join(failed))
-    return 1 if failed else 0
+    return build_samples(a.samples, a.only, a.j, b.single, b.multi,
+                         "samples translated, compiled for %s and linked" % ", ".join(a.arch))
 
 
 if __name__ == "__main__":

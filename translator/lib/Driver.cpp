@@ -342,8 +342,12 @@ int translateFiles(const Options &Opts) {
   auto Emit = [&](FileResult &R) {
     if (Progress)
       std::fputs("\r\033[K", stderr);
-    for (const Diagnostic &D : R.Diags)
+    for (const Diagnostic &D : R.Diags) {
+      if ((Opts.QuietParseErrors && D.Rule == "parse") ||
+          (Opts.QuietWarnings && D.Level != Severity::Error))
+        continue;
       std::fputs(formatDiag(D).c_str(), stderr);
+    }
     Total.merge(R.Stats);
     if (R.Failed) {
       AnyFailed = true;

@@ -138,6 +138,9 @@ struct Pipeline {
     Opts.Jobs = 1;
     Opts.Progress = 0;
     Opts.UsePch = false;
+    // Clang reports the parse errors itself when it compiles the file.
+    Opts.QuietParseErrors = true;
+    Opts.QuietWarnings = Inv.NoWarnings;
     std::vector<std::string> Shown = {Env.CuhipBinDir + "/cuhip", "translate",
                                       Abs,       "--local-headers",
                                       "--local-root=/", "--line-markers",

@@ -38,6 +38,10 @@ std::string isaDigits(const std::string &Arch) {
   return Base.rfind("gfx", 0) == 0 ? Base.substr(3) : Base;
 }
 
+/// What this code writes into a device-library cache directory; part of
+/// its name.
+constexpr unsigned CacheLayout = 2;
+
 /// The ISA version number of a target's digits: "90a" -> 9010.
 bool isaVersion(const std::string &Digits, unsigned &V) {
   if (Digits.size() < 3)
@@ -137,12 +141,14 @@ bool prepareDeviceLibs(const std::vector<std::string> &Archs, std::string &Dir,
     return true;
   }
 
-  // One cache directory per installed library directory.
+  // One cache directory per installed library directory and per layout of
+  // this cache: a cuhip that changes what it generates here bumps the
+  // layout, so a directory an older cuhip filled is never taken as complete.
   std::string Key = Installed;
   for (char &C : Key)
     if (C == '/')
       C = '_';
-  Dir = cacheRoot() + "/device-libs/" + Key;
+  Dir = cacheRoot() + "/device-libs/v" + std::to_string(CacheLayout) + Key;
   if (std::error_code EC = fs::create_directories(Dir)) {
     Err = "cannot create the device-library cache " + Dir + ": " +
           EC.message() + " (set CUHIP_CACHE_DIR to a writable directory)";
@@ -168,6 +174,10 @@ bool prepareDeviceLibs(const std::vector<std::string> &Archs, std::string &Dir,
     }
   }
 
+  // The merged ockl.bc is a file cuhip wrote; a link to the installed one
+  // (as a directory made without hip.bc support had) is replaced.
+  if (HipBc && fs::is_symlink_file(Dir + "/ockl.bc"))
+    fs::remove(Dir + "/ockl.bc");
   if (HipBc && !fs::exists(Dir + "/ockl.bc")) {
     llvm::LLVMContext Ctx;
     auto Load = [&](const std::string &P)

@@ -49,6 +49,12 @@ struct Options {
   /// `#line` after each inserted block of lines, so a compiler reading the
   /// translation reports the user's file names and line numbers.
   bool LineMarkers = false;
+  /// Diagnostics left out of stderr (statistics still count them): parse
+  /// errors, for callers that compile the translation and so report them
+  /// again in the compiler's words (cuhip nvcc), and warnings and notes
+  /// (cuhip nvcc -w).
+  bool QuietParseErrors = false;
+  bool QuietWarnings = false;
   StatsFormat Stats = StatsFormat::None;
   unsigned Jobs = 0;        // -j; 0 = one per core
   int Progress = -1;        // 1 on, 0 off, -1 when stderr is a terminal

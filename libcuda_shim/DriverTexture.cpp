@@ -302,17 +302,26 @@ CUHIP_EXPORT CUresult cuTexObjectDestroy(CUtexObject Tex) {
   return toCU(rt::textureDestroy(Tex));
 }
 
-CUHIP_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *ResDesc,
-                                                 CUtexObject Tex) {
+namespace {
+/// cuTexObjectGetResourceDesc and cuSurfObjectGetResourceDesc: the view an
+/// object was created from, read by Get.
+CUresult objectResourceDesc(CUDA_RESOURCE_DESC *ResDesc, uint64_t Handle,
+                            rt::Status (*Get)(uint64_t, rt::ResourceSpec *)) {
   if (CUresult R = checkContext())
     return R;
   rt::ResourceSpec Res;
   if (!ResDesc)
     return CUDA_ERROR_INVALID_VALUE;
-  if (rt::Status S = rt::textureGetResource(Tex, &Res))
+  if (rt::Status S = Get(Handle, &Res))
     return toCU(S);
   *ResDesc = resourceDescOf(Res);
   return CUDA_SUCCESS;
+}
+} // namespace
+
+CUHIP_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *ResDesc,
+                                                 CUtexObject Tex) {
+  return objectResourceDesc(ResDesc, Tex, rt::textureGetResource);
 }
 
 CUHIP_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *TexDesc,
@@ -365,13 +374,5 @@ CUHIP_EXPORT CUresult cuSurfObjectDestroy(CUsurfObject Surf) {
 
 CUHIP_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *ResDesc,
                                                   CUsurfObject Surf) {
-  if (CUresult R = checkContext())
-    return R;
-  rt::ResourceSpec Res;
-  if (!ResDesc)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (rt::Status S = rt::surfaceGetResource(Surf, &Res))
-    return toCU(S);
-  *ResDesc = resourceDescOf(Res);
-  return CUDA_SUCCESS;
+  return objectResourceDesc(ResDesc, Surf, rt::surfaceGetResource);
 }

@@ -385,16 +385,26 @@ CUHIP_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t Tex) {
   return rt::textureDestroy(Tex);
 }
 
-CUHIP_EXPORT cudaError_t
-cudaGetTextureObjectResourceDesc(cudaResourceDesc *ResDesc,
-                                 cudaTextureObject_t Tex) {
+namespace {
+/// cudaGet{Texture,Surface}ObjectResourceDesc: the view an object was
+/// created from, read by Get.
+cudaError_t objectResourceDesc(cudaResourceDesc *ResDesc, uint64_t Handle,
+                               rt::Status (*Get)(uint64_t,
+                                                 rt::ResourceSpec *)) {
   rt::ResourceSpec R;
   if (!ResDesc)
     return invalid();
-  if (cudaError_t E = rt::textureGetResource(Tex, &R))
+  if (cudaError_t E = Get(Handle, &R))
     return E;
   *ResDesc = resourceDescOf(R);
   return rt::cudaSuccess;
+}
+} // namespace
+
+CUHIP_EXPORT cudaError_t
+cudaGetTextureObjectResourceDesc(cudaResourceDesc *ResDesc,
+                                 cudaTextureObject_t Tex) {
+  return objectResourceDesc(ResDesc, Tex, rt::textureGetResource);
 }
 
 CUHIP_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(
@@ -444,11 +454,5 @@ CUHIP_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t Surf) {
 CUHIP_EXPORT cudaError_t
 cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *ResDesc,
                                  cudaSurfaceObject_t Surf) {
-  rt::ResourceSpec R;
-  if (!ResDesc)
-    return invalid();
-  if (cudaError_t E = rt::surfaceGetResource(Surf, &R))
-    return E;
-  *ResDesc = resourceDescOf(R);
-  return rt::cudaSuccess;
+  return objectResourceDesc(ResDesc, Surf, rt::surfaceGetResource);
 }

@@ -9,40 +9,11 @@
 #include <cstring>
 #include <vector>
 
+#include "Expect.h"
+
 __constant__ float coef[8];
 __device__ int hits;
 __device__ float table[4] = {1.5f, 2.5f, 3.5f, 4.5f};
-
-static int failures = 0;
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      printf("%s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                   \
-             cudaGetErrorName(e_));                                            \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define EXPECT_ERR(call, want)                                                 \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != (want)) {                                                        \
-      printf("%s:%d: %s -> %s, expected %s\n", __FILE__, __LINE__, #call,      \
-             cudaGetErrorName(e_), cudaGetErrorName(want));                    \
-      ++failures;                                                              \
-    }                                                                          \
-    cudaGetLastError();                                                        \
-  } while (0)
-
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      printf("%s:%d: expected %s\n", __FILE__, __LINE__, #cond);               \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 __global__ void scaleByCoef(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

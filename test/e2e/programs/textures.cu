@@ -15,36 +15,7 @@
 #include <cstring>
 #include <vector>
 
-static int failures = 0;
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      printf("%s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                   \
-             cudaGetErrorName(e_));                                            \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define EXPECT_ERR(call, want)                                                 \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != (want)) {                                                        \
-      printf("%s:%d: %s -> %s, expected %s\n", __FILE__, __LINE__, #call,      \
-             cudaGetErrorName(e_), cudaGetErrorName(want));                    \
-      ++failures;                                                              \
-    }                                                                          \
-    cudaGetLastError();                                                        \
-  } while (0)
-
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      printf("%s:%d: expected %s\n", __FILE__, __LINE__, #cond);               \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "Expect.h"
 
 constexpr int W = 13, H = 7;
 

@@ -1,5 +1,5 @@
 //===- Cli.cpp - The `cuhip translate` command line -----------------------===//
-#include "Toolchain.h"
+#include "cuhip/translate/Toolchain.h"
 #include "cuhip/translate/Translate.h"
 
 #include "llvm/ADT/StringRef.h"

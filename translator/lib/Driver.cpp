@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FileTranslation.h"
-#include "Toolchain.h"
+#include "cuhip/translate/Toolchain.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"

@@ -10,7 +10,7 @@
 #include "FileTranslation.h"
 
 #include "Rules.h"
-#include "Toolchain.h"
+#include "cuhip/translate/Toolchain.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"

@@ -5,7 +5,7 @@
 // Debian libclang-cpp whose headers those are.
 //
 //===----------------------------------------------------------------------===//
-#include "Toolchain.h"
+#include "cuhip/translate/Toolchain.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,10 +25,14 @@
 namespace cuhip::translate {
 
 namespace {
+/// A CUDA toolkit: its headers, and not one of cuhip nvcc's toolkit
+/// directories (lib/cuhip/cuda-*, whose bin/nvcc is cuhip itself and whose
+/// include only links to a real toolkit's), which an `nvcc` on PATH may be.
 bool isCudaRoot(const std::string &Dir) {
   return !Dir.empty() &&
          llvm::sys::fs::exists(Dir + "/include/cuda.h") &&
-         llvm::sys::fs::exists(Dir + "/include/cuda_runtime.h");
+         llvm::sys::fs::exists(Dir + "/include/cuda_runtime.h") &&
+         !llvm::sys::fs::exists(Dir + "/cuhip-facade.txt");
 }
 } // namespace
 

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "Nvcc.h"
 
+#include "cuhip/translate/Toolchain.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -71,46 +73,34 @@ std::string parentOf(const std::string &P) {
   return std::string(llvm::sys::path::parent_path(P));
 }
 
-/// A CUDA toolkit root: headers, and not one of cuhip's facades (whose
-/// bin/nvcc is cuhip itself).
-bool isRealCudaRoot(const std::string &Dir) {
-  return !Dir.empty() && exists(Dir + "/include/cuda.h") &&
-         exists(Dir + "/include/cuda_runtime.h") &&
-         !exists(Dir + "/cuhip-facade.txt");
-}
-
-std::string findCuda(std::string &Tried) {
-  for (const char *Var : {"CUHIP_CUDA_PATH", "CUDA_PATH", "CUDA_HOME"})
-    if (const char *V = std::getenv(Var); V && *V) {
-      if (isRealCudaRoot(V))
-        return V;
-      Tried += std::string(" $") + Var + "=" + V;
-    }
-  if (isRealCudaRoot(CUHIP_BUILD_CUDA_PATH))
-    return CUHIP_BUILD_CUDA_PATH;
-  if (auto Nvcc = llvm::sys::findProgramByName("nvcc")) {
-    llvm::SmallString<256> Real;
-    if (!llvm::sys::fs::real_path(*Nvcc, Real)) {
-      std::string Root = parentOf(parentOf(std::string(Real)));
-      if (isRealCudaRoot(Root))
-        return Root;
-    }
+/// The CUDA toolkit: $CUHIP_CUDA_PATH, else the translator's search
+/// ($CUDA_PATH, $CUDA_HOME, the nvcc on PATH, /usr/local/cuda), else the one
+/// cuhip was built with. The translator and the compile must agree on it.
+std::string findCuda(std::string &Why) {
+  const char *Explicit = std::getenv("CUHIP_CUDA_PATH");
+  std::string Found =
+      translate::findCudaPath(Explicit ? Explicit : "", Why);
+  if (!Found.empty())
+    return Found;
+  if (Explicit && *Explicit) {
+    Why = std::string("CUHIP_CUDA_PATH=") + Explicit +
+          " is not a CUDA toolkit (no include/cuda.h and "
+          "include/cuda_runtime.h)";
+    return {};
   }
-  if (isRealCudaRoot("/usr/local/cuda"))
-    return "/usr/local/cuda";
-  Tried += " /usr/local/cuda";
+  std::string Ignored;
+  if (!translate::findCudaPath(CUHIP_BUILD_CUDA_PATH, Ignored).empty())
+    return CUHIP_BUILD_CUDA_PATH;
   return {};
 }
 
+/// The prefix holding include/hip: the HIP the translator writes for.
 std::string findHip() {
-  for (const char *Var : {"HIP_PATH", "ROCM_PATH"})
-    if (const char *V = std::getenv(Var); V && *V &&
-                                          exists(std::string(V) + "/include/hip/hip_runtime.h"))
-      return V;
-  for (const char *Dir : {"/usr", "/opt/rocm"})
-    if (exists(std::string(Dir) + "/include/hip/hip_runtime.h"))
-      return Dir;
-  return {};
+  std::string Where;
+  if (translate::findInstalledHip(Where).code() == 0)
+    return {};
+  // Where is <prefix>/include/hip/hip_version.h.
+  return parentOf(parentOf(parentOf(Where)));
 }
 
 /// "13.0.88": the CUDA release of the headers, with the build number of
@@ -279,8 +269,8 @@ int nvccMain(int Argc, char **Argv) {
   Env.CuhipIncludeDir = Prefix + "/include/cuhip";
   Env.ToolkitFacade = Env.CuhipLibDir + "/cuhip/" +
                       (Inv.Mode == Mode::Amd ? "cuda-amd" : "cuda-cpu");
-  std::string Tried;
-  Env.CudaPath = findCuda(Tried);
+  std::string CudaWhy;
+  Env.CudaPath = findCuda(CudaWhy);
   Env.Clang = CUHIP_CLANG_EXECUTABLE;
   Env.HipPath = findHip();
 
@@ -369,9 +359,8 @@ int nvccMain(int Argc, char **Argv) {
       return Fail("no such file: '" + In.Path + "'");
   }
   if (Env.CudaPath.empty())
-    return Fail("no CUDA toolkit headers found (tried" + Tried +
-                "); cuhip nvcc parses CUDA with the toolkit's headers: "
-                "install them or set CUHIP_CUDA_PATH");
+    return Fail(CudaWhy + "; cuhip nvcc parses CUDA with the toolkit's "
+                          "headers: install them or set CUHIP_CUDA_PATH");
   if (Inv.Mode == Mode::Amd && Env.HipPath.empty())
     return Fail("AMD mode needs HIP (include/hip/hip_runtime.h under "
                 "$HIP_PATH, $ROCM_PATH, /usr or /opt/rocm); install it "

@@ -17,6 +17,12 @@
 // LINK-NEXT: {{^}}#$ {{[^ ]*}}/bin/nvcc -dlink -rdc=true -lcuda -o {{[^ ]+}}/device_link.o {{[^ ]+}}/0_cpu-dryrun-nvcc.o{{$}}
 // LINK-NEXT: {{^}}#$ g++ -Wl,--start-group {{[^ ]+}}/device_link.o {{[^ ]+}}/0_cpu-dryrun-nvcc.o "-L{{[^ ]+}}/lib/cuhip/cuda-cpu/lib64" -lcudadevrt -lcudart_static -lcuda -lrt -lpthread -ldl -Wl,--end-group -Wl,-rpath,{{[^ ]+}}/lib -o /out/prog{{$}}
 
+// Math modes given after --use_fast_math reach the toolkit's nvcc after it.
+// RUN: %cuhip nvcc --cuhip-backend=cpu --cuhip-device-compiler=nvcc --dryrun \
+// RUN:   --use_fast_math --ftz=false -c %s -o /out/k.o 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MATH
+// MATH: {{^}}#$ {{[^ ]*}}/bin/nvcc -c --use_fast_math --ftz=false -o /out/k.o {{[^ ]*}}cpu-dryrun-nvcc.cu{{$}}
+
 // A toolkit nvcc that starts cuhip nvcc again is refused, not recursed into.
 // RUN: env CUHIP_NVCC_TOOLKIT_CHILD=1 not %cuhip nvcc --cuhip-backend=cpu \
 // RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=LOOP

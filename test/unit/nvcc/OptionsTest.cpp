@@ -111,6 +111,24 @@ TEST(NvccOptions, DependencyPhases) {
   EXPECT_EQ(parse({"-E", "-M", "a.cu"}).Phase, Phase::Preprocess);
 }
 
+// --use_fast_math changes the defaults of the math modes; explicit ones win.
+TEST(NvccOptions, MathModes) {
+  Invocation Plain = parse({"a.cu"});
+  EXPECT_FALSE(Plain.ftz());
+  EXPECT_TRUE(Plain.precDiv() && Plain.precSqrt() && Plain.fmad());
+  Invocation Fast = parse({"--use_fast_math", "a.cu"});
+  EXPECT_TRUE(Fast.ftz());
+  EXPECT_FALSE(Fast.precDiv() || Fast.precSqrt());
+  EXPECT_TRUE(Fast.fmad());
+  Invocation Mixed =
+      parse({"--use_fast_math", "--ftz=false", "--fmad=false", "a.cu"});
+  EXPECT_FALSE(Mixed.ftz() || Mixed.fmad() || Mixed.precDiv());
+  Invocation Given = parse({"--prec-div=false", "--ftz", "true", "a.cu"});
+  EXPECT_TRUE(Given.ftz());
+  EXPECT_FALSE(Given.precDiv());
+  EXPECT_TRUE(Given.precSqrt());
+}
+
 TEST(NvccOptions, ArchWithCode) {
   Invocation Inv = parse({"-arch=compute_75", "-code=sm_75,compute_75", "a.cu"});
   ASSERT_EQ(Inv.GpuCodes.size(), 2u);
@@ -123,7 +141,6 @@ TEST(NvccOptions, CuhipOptions) {
   Invocation Inv = parse({"--cuhip-backend=cpu", "--amdgpu-arch=gfx90a,gfx1030",
                           "--cuhip-device-compiler=clang", "a.cu"});
   EXPECT_EQ(Inv.Mode, Mode::Cpu);
-  EXPECT_TRUE(Inv.ModeGiven);
   EXPECT_EQ(Inv.AmdArchOption,
             (std::vector<std::string>{"gfx90a", "gfx1030"}));
   EXPECT_EQ(Inv.DeviceCompiler, "clang");

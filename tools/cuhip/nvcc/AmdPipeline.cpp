@@ -195,13 +195,18 @@ struct Pipeline {
       // hipError_t [[nodiscard]]. nvcc says nothing there, nor do we.
       F.push_back("-Wno-unused-result");
       F.push_back("-Wno-unused-value");
-      if (Inv.FastMath) {
-        // nvcc's --use_fast_math: flush denormals, approximate division,
-        // square root and transcendentals; device code only.
+      // nvcc's math modes, device code only: --ftz flushes denormals,
+      // --prec-div/--prec-sqrt=false approximate division and square root
+      // (one switch in Clang), --fmad=false forbids contraction, and
+      // --use_fast_math also approximates the transcendentals.
+      if (Inv.ftz())
         F.push_back("-fgpu-flush-denormals-to-zero");
-        F.push_back("-fgpu-approx-transcendentals");
+      if (!Inv.precDiv() || !Inv.precSqrt())
         F.push_back("-fno-hip-fp32-correctly-rounded-divide-sqrt");
-      }
+      if (!Inv.fmad())
+        F.push_back("-ffp-contract=off");
+      if (Inv.FastMath)
+        F.push_back("-fgpu-approx-transcendentals");
     }
     // nvcc optimises device code at -O3 unless told otherwise; -G turns
     // device optimisation off.

@@ -215,6 +215,13 @@ std::vector<std::string> nvccCommand(const Invocation &Inv,
     A.push_back("-lineinfo");
   if (Inv.FastMath)
     A.push_back("--use_fast_math");
+  // The math modes the user gave, after --use_fast_math as they were.
+  for (const auto &[Flag, Value] :
+       {std::pair{"--ftz=", Inv.Ftz}, std::pair{"--prec-div=", Inv.PrecDiv},
+        std::pair{"--prec-sqrt=", Inv.PrecSqrt},
+        std::pair{"--fmad=", Inv.Fmad}})
+    if (Value)
+      A.push_back(std::string(Flag) + (*Value ? "true" : "false"));
   if (Inv.ExtendedLambda)
     A.push_back("--extended-lambda");
   if (Inv.RelaxedConstexpr)
@@ -475,10 +482,12 @@ std::vector<std::string> ClangCuda::common(const Input &I, bool Device) const {
   if (Device) {
     // nvcc optimises device code at -O3 unless told otherwise.
     A.push_back(Inv.OptLevel.empty() ? std::string("-O3") : Inv.OptLevel);
-    if (Inv.FastMath) {
+    if (Inv.ftz())
       A.push_back("-fgpu-flush-denormals-to-zero");
+    if (Inv.FastMath)
       A.push_back("-fgpu-approx-transcendentals");
-    }
+    if (!Inv.fmad())
+      A.push_back("-ffp-contract=off");
   } else {
     if (!Inv.OptLevel.empty())
       A.push_back(Inv.OptLevel);
@@ -605,6 +614,10 @@ int ClangCuda::run() {
   if (Inv.DeviceDebug || Inv.LineInfo)
     explain(R, "-G and -lineinfo add no device debug information in clang "
                "mode");
+  if (!Inv.precDiv() || !Inv.precSqrt())
+    explain(R, "--prec-div/--prec-sqrt=false (or --use_fast_math) do not "
+               "apply in clang mode: division and square root stay "
+               "correctly rounded");
   for (const std::string &F : Inv.PtxasFlags)
     explain(R, "-Xptxas " + F + " is not passed on: cuhip compiles the PTX "
                                 "itself when the program runs");

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,6 @@ struct GpuCode {
 
 struct Invocation {
   nvcc::Mode Mode = nvcc::Mode::Amd;
-  bool ModeGiven = false;            // --cuhip-backend= on the command line
   std::string DeviceCompiler = "auto"; // CPU mode: auto|nvcc|clang
   nvcc::Phase Phase = nvcc::Phase::Link;
   std::vector<Input> Inputs;
@@ -79,13 +79,17 @@ struct Invocation {
   bool Shared = false;         // -shared
   bool Pic = false;            // -Xcompiler -fPIC or --compiler-options -fPIC
   std::vector<GpuCode> GpuCodes; // -arch / -gencode / -code; empty = default
-  bool ArchGiven = false;        // -arch/-gencode appeared
-  std::string CodeOption;        // -code as given (folded into GpuCodes)
+  std::string CodeOption;        // -code as given (parsing folds it into GpuCodes)
   std::vector<std::string> AmdArchOption; // --amdgpu-arch= (split at commas)
   std::vector<std::string> AmdArchs; // resolved AMD targets (AMD mode)
-  // PTX math modes (nvcc defaults; --use_fast_math sets ftz, approximate
-  // division and square root).
-  bool Ftz = false, PrecDiv = true, PrecSqrt = true, Fmad = true;
+  // PTX math modes as given (--ftz, --prec-div, --prec-sqrt, --fmad);
+  // unset means nvcc's default, which --use_fast_math changes. The
+  // accessors give the mode in effect.
+  std::optional<bool> Ftz, PrecDiv, PrecSqrt, Fmad;
+  bool ftz() const { return Ftz.value_or(FastMath); }
+  bool precDiv() const { return PrecDiv.value_or(!FastMath); }
+  bool precSqrt() const { return PrecSqrt.value_or(!FastMath); }
+  bool fmad() const { return Fmad.value_or(true); }
 
   // Linking.
   std::vector<std::string> LibDirs;  // -L
@@ -96,9 +100,6 @@ struct Invocation {
   std::vector<std::string> HostCompilerFlags; // -Xcompiler (split at commas)
   std::vector<std::string> LinkerFlags;       // -Xlinker (split at commas)
   std::vector<std::string> PtxasFlags;        // -Xptxas: accepted, noted
-  std::vector<std::string> CudafeFlags;       // -Xcudafe: accepted, noted
-  std::vector<std::string> NvlinkFlags;       // -Xnvlink: accepted, noted
-  std::vector<std::string> ArchiveFlags;      // -Xarchive
   std::string HostCompiler;                   // -ccbin
   bool ForwardUnknownToHostCompiler = false;  // -forward-unknown-to-host-compiler
   bool ForwardUnknownToHostLinker = false;    // -forward-unknown-to-host-linker

@@ -91,7 +91,6 @@ bool applyArch(Invocation &Inv, const std::string &V, std::string &Err) {
             "compute_XX, all, all-major or native)";
       return false;
     }
-    Inv.ArchGiven = true;
   }
   return true;
 }
@@ -144,11 +143,11 @@ bool applyGencode(Invocation &Inv, const std::string &V, std::string &Err) {
     }
     Inv.GpuCodes.push_back({Arch, C});
   }
-  Inv.ArchGiven = true;
   return true;
 }
 
-bool applyBool(bool &Field, const std::string &V, const char *Name,
+template <typename T>
+bool applyBool(T &Field, const std::string &V, const char *Name,
                std::string &Err) {
   if (V == "true" || V == "1") {
     Field = true;
@@ -382,24 +381,19 @@ const std::vector<OptionSpec> &optionTable() {
        }},
       {{"Xcudafe", "cudafe-options"}, Arity::Value, false,
        [](Invocation &Inv, const std::string &V, std::string &) {
-         Inv.CudafeFlags.push_back(V);
          Inv.Notes.push_back("-Xcudafe " + V + " is accepted and ignored");
          return true;
        }},
       {{"Xnvlink", "nvlink-options"}, Arity::Value, false,
        [](Invocation &Inv, const std::string &V, std::string &) {
-         Inv.NvlinkFlags.push_back(V);
          Inv.Notes.push_back("-Xnvlink " + V + " is accepted and ignored");
          return true;
        }},
       {{"Xfatbin", "fatbin-options"}, Arity::Value, false,
        NOTED("-Xfatbin is accepted and ignored")},
       {{"Xarchive", "archive-options"}, Arity::Value, false,
-       [](Invocation &Inv, const std::string &V, std::string &) {
-         for (const std::string &F : splitCommas(V))
-           Inv.ArchiveFlags.push_back(F);
-         return true;
-       }},
+       NOTED("-Xarchive is accepted and ignored: cuhip writes -lib archives "
+             "itself")},
       {{"ccbin", "compiler-bindir"}, Arity::Value, false,
        [](Invocation &Inv, const std::string &V, std::string &) {
          Inv.HostCompiler = V;
@@ -472,7 +466,6 @@ const std::vector<OptionSpec> &optionTable() {
            Err = "--cuhip-backend takes amd or cpu, not '" + V + "'";
            return false;
          }
-         Inv.ModeGiven = true;
          return true;
        }},
       {{"amdgpu-arch", "offload-arch"}, Arity::Value, false,
@@ -614,7 +607,6 @@ bool expandResponseFiles(std::vector<std::string> &Args, std::string &Err) {
 bool parseArgs(const std::vector<std::string> &Args, Invocation &Inv,
                std::string &Err) {
   const auto &Table = optionTable();
-  std::string PendingLanguage;
   for (size_t I = 0; I < Args.size(); ++I) {
     const std::string &A = Args[I];
     if (A.empty() || A[0] != '-' || A == "-") {
@@ -717,7 +709,6 @@ bool parseArgs(const std::vector<std::string> &Args, Invocation &Inv,
   // nvcc's -x applies to the inputs after it; inputs given before it keep
   // their suffix's kind. A later -x cu is the common case (CMake puts it
   // before the source), which the loop above already honours.
-  (void)PendingLanguage;
   return true;
 }
 

@@ -182,7 +182,11 @@ private:
         return T;
       return {};
     };
-    std::string Value = Operand("%" + M[2].str());
+    // Built in two steps: `"%" + std::string&&` makes GCC 12 warn
+    // (-Wrestrict) about a copy it cannot prove disjoint.
+    std::string ValueReg = "%";
+    ValueReg += M[2].str();
+    std::string Value = Operand(ValueReg);
     std::string Lane = Operand(M[3].str());
     std::string C = Operand(M[4].str());
     std::string Mask = Operand(M[5].str());

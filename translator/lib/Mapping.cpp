@@ -14,7 +14,9 @@ namespace {
 using enum MappingKind;
 using enum MappingStatus;
 
-const Mapping Rows[] = {
+// constexpr: the rows are constant data, not a static initializer (which
+// GCC would spend minutes optimising for thousands of rows).
+constexpr Mapping Rows[] = {
 #define CUHIP_MAPPING(Cuda, Hip, Kind, Status, Since, Compat, Family, Note)   \
   {Cuda, Hip, Kind, Status, Since, Compat, Family, Note},
 #include "MappingData.inc"
@@ -24,7 +26,7 @@ const Mapping Rows[] = {
 struct Snippet {
   llvm::StringRef Name, Text;
 };
-const Snippet Snippets[] = {
+constexpr Snippet Snippets[] = {
 #define CUHIP_COMPAT(Name, Text) {Name, Text},
 #include "CompatData.inc"
 #undef CUHIP_COMPAT

@@ -158,37 +158,40 @@ Value *addChained(FunctionLowering &L, Value *A, Value *B, bool CarryIn,
   return Sum;
 }
 
-/// A - (B + CC.CF) (CC.CF only with CarryIn); with CarryOut the borrow out
-/// becomes the new CC.CF, as sub.cc and subc.cc define it.
+/// A - B as NVIDIA hardware computes it: A + ~B + 1 for sub, A + ~B + CC.CF
+/// for subc. CC.CF therefore holds the complement of the borrow (1 when no
+/// borrow occurred), and subc subtracts the borrow that flag stands for.
+/// Chains of sub.cc/subc give the same differences either way, but a
+/// following addc reads this flag, and so does subc after add.cc; real
+/// programs mix them (bignum code takes the final borrow with addc).
 Value *subChained(FunctionLowering &L, Value *A, Value *B, bool CarryIn,
                   bool CarryOut) {
   Type *Ty = A->getType();
-  Value *In = CarryIn ? L.B.CreateZExt(readCarry(L), Ty) : nullptr;
   if (!CarryOut) {
     Value *Diff = L.B.CreateSub(A, B);
-    return In ? L.B.CreateSub(Diff, In) : Diff;
+    if (!CarryIn)
+      return Diff;
+    Value *Borrow = L.B.CreateZExt(L.B.CreateNot(readCarry(L)), Ty);
+    return L.B.CreateSub(Diff, Borrow);
   }
-  Value *D1 = L.callIntrinsic(Intrinsic::usub_with_overflow, {Ty}, {A, B});
-  Value *Diff = L.B.CreateExtractValue(D1, 0);
-  Value *Borrow = L.B.CreateExtractValue(D1, 1);
-  if (In) {
-    Value *D2 =
-        L.callIntrinsic(Intrinsic::usub_with_overflow, {Ty}, {Diff, In});
-    Diff = L.B.CreateExtractValue(D2, 0);
-    // As for the carry: a - b only borrows when it leaves at least 1.
-    Borrow = L.B.CreateOr(Borrow, L.B.CreateExtractValue(D2, 1));
-  }
-  writeCarry(L, Borrow);
-  return Diff;
+  Value *In = CarryIn ? L.B.CreateZExt(readCarry(L), Ty) : constant(Ty, 1);
+  Value *S1 =
+      L.callIntrinsic(Intrinsic::uadd_with_overflow, {Ty}, {A, L.B.CreateNot(B)});
+  Value *S2 = L.callIntrinsic(Intrinsic::uadd_with_overflow, {Ty},
+                              {L.B.CreateExtractValue(S1, 0), In});
+  // At most one of the two additions can carry, so or-ing them is exact.
+  writeCarry(L, L.B.CreateOr(L.B.CreateExtractValue(S1, 1),
+                             L.B.CreateExtractValue(S2, 1)));
+  return L.B.CreateExtractValue(S2, 0);
 }
 
 //===----------------------------------------------------------------------===//
 // Arithmetic
 //===----------------------------------------------------------------------===//
 
-/// add, sub, addc, subc, with .cc and .sat. The ISA defines CC.CF as the
-/// carry out of add.cc/addc.cc and the borrow out of sub.cc/subc.cc, and
-/// subc computes a - (b + CC.CF); chains of either kind are exact.
+/// add, sub, addc, subc, with .cc and .sat. CC.CF is the carry out of
+/// add.cc/addc.cc and, as on NVIDIA hardware, the complement of the borrow
+/// out of sub.cc/subc.cc (see subChained); chains of either kind are exact.
 void lowerAddSub(FunctionLowering &L, const Instruction &I) {
   const std::string &Op = I.Opcode;
   bool IsAdd = Op == "add" || Op == "addc";

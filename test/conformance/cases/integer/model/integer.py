@@ -32,8 +32,11 @@ def carry_chain():
     c = Case("integer", "carry-chain", "carryChain", """
 add.cc/addc/sub.cc/subc on 32- and 64-bit limbs, mad.lo.cc/madc for a
 64x64->128-bit product (the ISA's madc example), the carry surviving
-addc without .cc and across bar.sync, and a predicated-off add.cc that
-leaves CC.CF alone.
+addc without .cc and across bar.sync, a predicated-off add.cc that
+leaves CC.CF alone, and chains that mix additions and subtractions: as on
+NVIDIA hardware, sub.cc leaves the complement of its borrow in CC.CF (so
+addc after sub.cc adds 1 when there was no borrow) and subc subtracts
+1 - CC.CF (so subc after add.cc subtracts 1 when there was no carry).
 """ + HOW, n)
     X = [0, 1, M(128), M(128), 0x00000001_ffffffff_ffffffff_ffffffff,
          0x12345678_9abcdef0_0fedcba9_87654321, 1 << 96, 0x80000000_00000000_00000000_00000000]
@@ -49,6 +52,7 @@ leaves CC.CF alone.
     regs32 = [f"%x{k}" for k in range(4)] + [f"%y{k}" for k in range(4)]
     regs32 += [f"%s{k}" for k in range(5)] + [f"%d{k}" for k in range(5)]
     regs32 += [f"%m{k}" for k in range(4)] + ["%k1", "%k2", "%g", "%t"]
+    regs32 += ["%ms", "%mc", "%ma", "%mb"]
     c.regs.append(".reg .b32 " + ", ".join(regs32) + ";")
     c.regs.append(".reg .b64 %x64lo, %x64hi, %y64lo, %y64hi, %s64lo, "
                   "%s64hi, %s64c, %d64lo, %d64hi, %d64c, %p64lo, %p64hi;")
@@ -98,12 +102,22 @@ leaves CC.CF alone.
         "add.cc.u32 %t, 0, 0;",
         "@%odd add.cc.u32 %t, 0xffffffff, 1;",
         "addc.u32 %g, 0, 0;",
+        "// Mixed chains: addc after sub.cc reads the complement of the borrow,",
+        "// subc after add.cc subtracts the complement of the carry.",
+        "sub.cc.u32 %ms, %x0, %y0;",
+        "addc.u32 %mc, 0, 0;",
+        "add.cc.u32 %t, %x1, %y1;",
+        "subc.u32 %ma, %x2, %y2;",
+        "sub.cc.u32 %t, %x3, %y3;",
+        "addc.cc.u32 %t, %x0, %y0;",
+        "subc.u32 %mb, 0, 0;",
     ]
     cc = CC()
     exp = {k: [] for k in ["s0", "s1", "s2", "s3", "s4", "d0", "d1", "d2",
                            "d3", "d4", "s64lo", "s64hi", "s64c", "d64lo",
                            "d64hi", "d64c", "m0", "m1", "m2", "m3", "p64lo",
-                           "p64hi", "k1", "k2", "g"]}
+                           "p64hi", "k1", "k2", "g", "ms", "mc", "ma",
+                           "mb"]}
     for i in range(n):
         x, y = X[i], Y[i]
         x32, y32 = limbs(x, 4), limbs(y, 4)
@@ -148,6 +162,17 @@ leaves CC.CF alone.
         if i & 1:
             cc.add(0xffffffff, 1, 32, cc=True)
         g = cc.add(0, 0, 32, carry_in=True)
+        ms = cc.sub(x32[0], y32[0], 32, cc=True)
+        mc = cc.add(0, 0, 32, carry_in=True)
+        assert mc == (1 if x32[0] >= y32[0] else 0)
+        cc.add(x32[1], y32[1], 32, cc=True)
+        ma = cc.sub(x32[2], y32[2], 32, borrow_in=True)
+        assert ma == U(x32[2] - y32[2] - (0 if x32[1] + y32[1] >> 32 else 1), 32)
+        cc.sub(x32[3], y32[3], 32, cc=True)
+        t = cc.add(x32[0], y32[0], 32, cc=True, carry_in=True)
+        mb = cc.sub(0, 0, 32, borrow_in=True)
+        for k, v in [("ms", ms), ("mc", mc), ("ma", ma), ("mb", mb)]:
+            exp[k].append(v)
         for k, v in zip(["s0", "s1", "s2", "s3", "s4"], s):
             exp[k].append(v)
         for k, v in zip(["d0", "d1", "d2", "d3", "d4"], d):
@@ -182,6 +207,13 @@ leaves CC.CF alone.
     c.output("k2", "u32", "%k2", exp["k2"])
     c.output("g", "u32", "%g", exp["g"],
              "1 in odd threads, where the guarded add.cc 0xffffffff + 1 ran")
+    c.output("ms", "u32", "%ms", exp["ms"], "x0 - y0")
+    c.output("mc", "u32", "%mc", exp["mc"],
+             "addc 0, 0 after sub.cc x0, y0: 1 when x0 >= y0 (no borrow)")
+    c.output("ma", "u32", "%ma", exp["ma"],
+             "subc x2, y2 after add.cc x1, y1: x2 - y2 - (1 - carry)")
+    c.output("mb", "u32", "%mb", exp["mb"],
+             "subc 0, 0 after sub.cc x3, y3 and addc.cc x0, y0: carry - 1")
     c.write()
 
 

@@ -42,11 +42,13 @@ class CC:
         return U(full, w)
 
     def sub(self, a, b, w, cc=False, borrow_in=False):
-        # d = a - (b + CC.CF); the borrow-out is set when the exact
-        # difference is negative.
-        full = U(a, w) - (U(b, w) + (self.cf if borrow_in else 0))
+        # NVIDIA hardware subtracts by adding the complement: a + ~b + 1 for
+        # sub, a + ~b + CC.CF for subc. CC.CF is then the carry out of that
+        # sum, the complement of the borrow (the ISA text speaks of a borrow;
+        # the flag a following addc reads is its complement).
+        full = U(a, w) + U(~b, w) + (self.cf if borrow_in else 1)
         if cc:
-            self.cf = 1 if full < 0 else 0
+            self.cf = 1 if full >> w else 0
         return U(full, w)
 
     def mad(self, a, b, c, w, hi, signed, cc=False, carry_in=False):

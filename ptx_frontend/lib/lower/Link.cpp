@@ -126,6 +126,7 @@ lowerLinkedModules(const std::vector<const Module *> &Units,
   std::unique_ptr<llvm::Module> Linked;
   std::vector<KernelInfo> Kernels;
   std::unique_ptr<Linker> L;
+  std::vector<std::string> LeftOut; // why each dropped unit did not lower
   for (size_t I = 0; I < Units.size(); ++I) {
     bool MayDrop = Optional && I < Optional->size() && (*Optional)[I];
     DiagnosticEngine UnitDiags(Diags.fileName());
@@ -136,6 +137,7 @@ lowerLinkedModules(const std::vector<const Module *> &Units,
       // with it (a launch of one fails), rather than the whole program.
       Diags.note({}, unitName(I) + " is left out: it does not lower (" +
                          UnitDiags.firstError() + ")");
+      LeftOut.push_back(unitName(I) + ": " + UnitDiags.firstError());
       continue;
     }
     if (!LM)
@@ -154,7 +156,12 @@ lowerLinkedModules(const std::vector<const Module *> &Units,
     }
   }
   if (!Linked) {
-    Diags.error({}, "no linked unit lowers");
+    // Every unit was optional and none lowered: their causes are the
+    // errors, not notes a user only sees at debug level.
+    std::string Why;
+    for (const std::string &W : LeftOut)
+      Why += "\n  " + W;
+    Diags.error({}, "no linked unit lowers" + (Why.empty() ? "" : ":" + Why));
     return std::nullopt;
   }
   // What is still only declared and used was defined by no unit.

@@ -767,6 +767,10 @@ Value *FunctionLowering::readOperand(const Operand &O, Type *Want,
     break;
   }
   case Operand::Symbol: {
+    // WARP_SZ is the one predefined identifier without a '%' (nvcc emits it
+    // for warpSize), so it parses as a symbol; a declaration shadows it.
+    if (O.Name == "WARP_SZ" && !O.Offset && !lookup(O.Name))
+      return coerce(readSpecial(O.Name, O.Loc), Want, false);
     Value *A = symbolAddress(O, O.Name, O.Loc);
     if (A && O.Offset)
       A = B.CreateAdd(A, ConstantInt::get(A->getType(), O.Offset));

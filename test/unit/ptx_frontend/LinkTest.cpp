@@ -177,6 +177,27 @@ TEST(Link, ParseErrorsNameTheUnit) {
   EXPECT_NE(R.Errors.find("in bad.ptx"), std::string::npos) << R.Errors;
 }
 
+// When every needed unit is one that may be left out and none lowers, the
+// error says why each did not: a user sees the cause, not just "no linked
+// unit lowers" with the reason in a debug-level note.
+TEST(Link, NoUnitLowersNamesEachCause) {
+  llvm::LLVMContext Ctx;
+  std::string Text = joinLinkUnits(
+      {{"unit0.ptx", unit(".visible .entry a()\n{\n  .reg .b32 %r1;\n"
+                          "  mov.u32 %r1, NOT_DECLARED;\n  ret;\n}\n")},
+       {"unit1.ptx", unit(".visible .entry b()\n{\n  pmevent 1;\n  ret;\n}\n")}});
+  DiagnosticEngine Diags("linked");
+  std::vector<std::string> Roots = {"a", "b"};
+  auto Lowered = parseAndLower(Text, "linked", Ctx, Diags, {}, &Roots);
+  EXPECT_FALSE(Lowered);
+  std::string Errors = Diags.formatAll();
+  EXPECT_NE(Errors.find("no linked unit lowers"), std::string::npos) << Errors;
+  EXPECT_NE(Errors.find("use of undeclared identifier 'NOT_DECLARED'"),
+            std::string::npos)
+      << Errors;
+  EXPECT_NE(Errors.find("pmevent"), std::string::npos) << Errors;
+}
+
 TEST(Link, AmdgpuCompilesLinkedUnits) {
   const amdgpu::Target *T = amdgpu::findTarget("gfx90a");
   ASSERT_TRUE(T);

@@ -29,7 +29,8 @@ static void runUsage(FILE *Out) {
                "Runs PROGRAM with cuhip's libcudart in place of NVIDIA's.\n"
                "  --backend cpu   run kernels on the host CPU (default when no AMD\n"
                "                  GPU is present)\n"
-               "  --backend auto  pick the best available backend (default)\n"
+               "  --backend auto  pick the best available backend (default, unless\n"
+               "                  CUHIP_BACKEND is set: without --backend it stands)\n"
                "  --backend hip   run kernels on an AMD GPU through HIP (libamdhip64)\n"
                "  --memcheck      CPU backend: check every global, generic and\n"
                "                  shared access of the kernels and report the first\n"
@@ -123,12 +124,19 @@ int cuhipRunMain(int argc, char **argv) {
     runUsage(stderr);
     return 2;
   }
-  if (Backend.empty())
-    Backend = "auto";
+  // Without --backend, a CUHIP_BACKEND the user set stands; only an unset
+  // one becomes auto.
+  bool FromEnv = false;
+  if (Backend.empty()) {
+    const char *Env = std::getenv("CUHIP_BACKEND");
+    FromEnv = Env && *Env;
+    Backend = FromEnv ? Env : "auto";
+  }
   if (Backend != "cpu" && Backend != "auto" && Backend != "hip") {
     std::fprintf(stderr,
-                 "cuhip run: error: unknown backend '%s' (use cpu, hip or auto)\n",
-                 Backend.c_str());
+                 "cuhip run: error: unknown backend '%s'%s (use cpu, hip or "
+                 "auto)\n",
+                 Backend.c_str(), FromEnv ? " in CUHIP_BACKEND" : "");
     return 2;
   }
 

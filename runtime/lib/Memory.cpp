@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CoreAccess.h"
+#include "DeviceArena.h"
 #include "HipBackend.h"
 
 #include "cuhip/runtime/Graph.h"
@@ -221,6 +222,9 @@ Status Runtime::hostAlloc(void **Ptr, size_t Bytes, unsigned Flags) {
     return cudaSuccess;
   MemoryTables &T = tables();
   Block B{BlockKind::Pinned, Bytes, Flags};
+  // On the CPU backend page-locked memory is device memory (the device
+  // arena's): kernels reach it through mapped pointers, and an overrun from
+  // there must not reach the C heap either.
   void *Mem = nullptr;
   if (HipBackend *Hip = CoreAccess::hip(*this)) {
     // HIP's own page-locked memory, which HIP's copies know.
@@ -546,15 +550,27 @@ Status Runtime::memGetInfo(size_t *Free, size_t *Total) {
       return record(S);
   }
   size_t TotalBytes = deviceInfo(0).TotalGlobalMem;
-  size_t Used = CoreAccess::trackedBytes(*this);
-  {
-    // Page-locked and registered memory is the host's, not the device's.
+  size_t Used;
+  if (CoreAccess::hip(*this)) {
+    // A HIP library without hipMemGetInfo: the bytes asked for.
+    Used = CoreAccess::trackedBytes(*this);
     MemoryTables &T = tables();
     std::lock_guard<std::mutex> G(T.Lock);
     for (const auto &[Base, B] : T.Blocks)
       if ((B.Kind == BlockKind::Registered || B.Kind == BlockKind::Pinned) &&
           B.Tracked)
         Used -= std::min(Used, B.Bytes);
+  } else {
+    // What allocations take from the device arena, rounding and slack
+    // included, as a GPU counts whole allocation units; page-locked memory
+    // is there too but is the host's, not the device's.
+    DeviceArena &A = deviceArena();
+    Used = A.bytesInUse();
+    MemoryTables &T = tables();
+    std::lock_guard<std::mutex> G(T.Lock);
+    for (const auto &[Base, B] : T.Blocks)
+      if (B.Kind == BlockKind::Pinned)
+        Used -= std::min(Used, A.footprint(reinterpret_cast<void *>(Base)));
   }
   size_t FreeBytes = TotalBytes - std::min(TotalBytes, Used);
   if (!CoreAccess::hip(*this)) {

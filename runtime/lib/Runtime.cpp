@@ -18,6 +18,7 @@
 #include "cuhip/runtime/Graph.h"
 
 #include "CpuBackend.h"
+#include "DeviceArena.h"
 #include "HipBackend.h"
 
 #include "cuhip/ptx/HostTarget.h"
@@ -44,7 +45,6 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -218,8 +218,7 @@ struct Runtime::Impl {
   std::unordered_map<const Module *, std::vector<void **>> ManagedVars;
 
   std::mutex MemLock;
-  std::map<uintptr_t, size_t> Allocations; // base -> size
-  std::map<uintptr_t, bool> Mapped;        // base -> allocated with mmap
+  std::map<uintptr_t, size_t> Allocations; // base -> size asked for
   std::set<uintptr_t> External; // registerDeviceRange's: free() refuses them
   /// Module variables (__device__, __constant__): device memory that copies
   /// may name (cudaGetSymbolAddress) but that nobody frees.
@@ -1421,33 +1420,16 @@ Status Runtime::malloc(void **Ptr, size_t Bytes) {
       return record(S);
     std::lock_guard<std::mutex> G(P->MemLock);
     P->Allocations[reinterpret_cast<uintptr_t>(*Ptr)] = Bytes;
-    P->Mapped[reinterpret_cast<uintptr_t>(*Ptr)] = false;
     return cudaSuccess;
   }
-  // Large buffers come from mmap, huge-page friendly; small ones from the
-  // C heap. Both are 256-byte aligned as cudaMalloc promises.
-  constexpr size_t MmapThreshold = 1 << 20;
-  void *Mem = nullptr;
-  bool UsedMmap = false;
-  if (Bytes >= MmapThreshold) {
-    size_t Len = (Bytes + 4095) & ~size_t(4095);
-    Mem = mmap(nullptr, Len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-               -1, 0);
-    if (Mem == MAP_FAILED)
-      Mem = nullptr;
-    else {
-      madvise(Mem, Len, MADV_HUGEPAGE);
-      UsedMmap = true;
-    }
-  } else {
-    Mem = std::aligned_alloc(256, (Bytes + 255) & ~size_t(255));
-  }
+  // From the device arena, never the C heap: a kernel that writes past its
+  // buffer must not reach the heap's bookkeeping or the program's memory.
+  void *Mem = deviceArena().allocate(Bytes);
   if (!Mem)
     return record(cudaErrorMemoryAllocation);
   {
     std::lock_guard<std::mutex> G(P->MemLock);
     P->Allocations[reinterpret_cast<uintptr_t>(Mem)] = Bytes;
-    P->Mapped[reinterpret_cast<uintptr_t>(Mem)] = UsedMmap;
     ++P->MemGeneration;
   }
   *Ptr = Mem;
@@ -1477,7 +1459,6 @@ Status Runtime::free(void *Ptr) {
 Status CoreAccess::release(Runtime &R, void *Ptr) {
   Runtime::Impl *P = R.P;
   size_t Bytes;
-  bool UsedMmap;
   {
     std::lock_guard<std::mutex> G(P->MemLock);
     auto It = P->Allocations.find(reinterpret_cast<uintptr_t>(Ptr));
@@ -1490,8 +1471,6 @@ Status CoreAccess::release(Runtime &R, void *Ptr) {
       return R.record(cudaErrorInvalidValue);
     }
     Bytes = It->second;
-    UsedMmap = P->Mapped[It->first];
-    P->Mapped.erase(It->first);
     P->Allocations.erase(It);
     ++P->MemGeneration;
     if (P->Memcheck) {
@@ -1502,10 +1481,12 @@ Status CoreAccess::release(Runtime &R, void *Ptr) {
   }
   if (HipBackend *Hip = P->hip())
     return R.record(Hip->free(Ptr));
-  if (UsedMmap)
-    munmap(Ptr, (Bytes + 4095) & ~size_t(4095));
-  else
-    std::free(Ptr);
+  if (!deviceArena().release(Ptr)) {
+    CUHIP_ERROR("cudaFree(%p): the allocation table and the device arena "
+                "disagree",
+                Ptr);
+    return R.record(cudaErrorInvalidValue);
+  }
   return cudaSuccess;
 }
 
@@ -1522,14 +1503,12 @@ Status CoreAccess::deviceResult(Runtime &R, Status S) {
 void CoreAccess::trackRange(Runtime &R, void *Ptr, size_t Bytes) {
   std::lock_guard<std::mutex> G(R.P->MemLock);
   R.P->Allocations[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
-  R.P->Mapped[reinterpret_cast<uintptr_t>(Ptr)] = false;
   ++R.P->MemGeneration;
 }
 
 void CoreAccess::untrackRange(Runtime &R, void *Ptr) {
   std::lock_guard<std::mutex> G(R.P->MemLock);
   R.P->Allocations.erase(reinterpret_cast<uintptr_t>(Ptr));
-  R.P->Mapped.erase(reinterpret_cast<uintptr_t>(Ptr));
   ++R.P->MemGeneration;
 }
 
@@ -1573,7 +1552,6 @@ Status Runtime::registerDeviceRange(void *Base, size_t Bytes) {
        std::prev(It)->first + std::prev(It)->second > A))
     return record(cudaErrorInvalidValue); // overlaps an allocation
   P->Allocations[A] = Bytes;
-  P->Mapped[A] = false;
   P->External.insert(A);
   ++P->MemGeneration;
   return cudaSuccess;
@@ -1590,7 +1568,6 @@ Status Runtime::unregisterDeviceRange(void *Base) {
       P->RecentlyFreed.pop_front();
   }
   P->Allocations.erase(A);
-  P->Mapped.erase(A);
   ++P->MemGeneration;
   return cudaSuccess;
 }

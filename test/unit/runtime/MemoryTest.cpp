@@ -4,17 +4,27 @@
 // information, pitched 2D/3D copies and sets, peer copies, device variables
 // reached by their host shadow address, and memory pools, on the CPU
 // backend: what each call does and the CUDA error code of each misuse.
+// The device arena those allocations come from: alignment, slack, guard
+// pages, reuse, large allocations, accounting and concurrent use.
 //
 //===----------------------------------------------------------------------===//
+#include "DeviceArena.h"
 #include "cuhip/runtime/FatbinWriter.h"
 #include "cuhip/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 #include <sys/mman.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace cuhip::rt;
@@ -290,6 +300,7 @@ TEST_F(MemoryTest, ThreeDimensionalCopyOfABox) {
                        false),
             cudaErrorInvalidValue);
   EXPECT_EQ(R.memset3D(Dst, 0x5a, 4, 3, 2, nullptr, true), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
   EXPECT_EQ(Bytes[2 * Pitch * VolH + 3 * Pitch + 5], 0x5a);
   EXPECT_EQ(R.free(D), cudaSuccess);
 }
@@ -572,6 +583,302 @@ TEST_F(MemoryTest, PoolPropertiesAreChecked) {
   EXPECT_EQ(R.mallocFromPoolAsync(&B, 16, Pool, nullptr), cudaSuccess);
   EXPECT_EQ(R.freeAsync(B, nullptr), cudaSuccess);
   EXPECT_EQ(R.memPoolDestroy(Pool), cudaSuccess);
+}
+
+//===----------------------------------------------------------------------===//
+// The device arena
+//===----------------------------------------------------------------------===//
+
+/// Can the process read the byte at P? Writing it to a pipe fails with
+/// EFAULT, instead of faulting, when it cannot.
+bool readable(const void *P) {
+  static int Fds[2] = {-1, -1};
+  if (Fds[0] < 0 && pipe(Fds) != 0)
+    return false;
+  if (write(Fds[1], P, 1) != 1)
+    return errno != EFAULT;
+  char C;
+  return read(Fds[0], &C, 1) == 1;
+}
+
+uintptr_t addr(const void *P) { return reinterpret_cast<uintptr_t>(P); }
+
+size_t pageSize() { return size_t(sysconf(_SC_PAGESIZE)); }
+
+DeviceArena::Options smallRegions() {
+  DeviceArena::Options O;
+  O.RegionBytes = size_t(1) << 30;
+  return O;
+}
+
+TEST(DeviceArenaTest, AllocationsAreAlignedApartAndKeepTheirSlack) {
+  DeviceArena A(smallRegions());
+  const size_t Sizes[] = {1,    16,    100,   255,   256,   257,    1000,
+                          4096, 10000, 32000, 32512, 32513, 100000, 1 << 20};
+  std::vector<std::pair<char *, size_t>> Live;
+  for (int Round = 0; Round < 100; ++Round)
+    for (size_t Bytes : Sizes) {
+      char *P = static_cast<char *>(A.allocate(Bytes));
+      ASSERT_NE(P, nullptr);
+      EXPECT_EQ(addr(P) % 256, 0u) << Bytes;
+      EXPECT_TRUE(A.owns(P));
+      size_t Foot = A.footprint(P);
+      EXPECT_GE(Foot, Bytes + DeviceArena::MinSlack) << Bytes;
+      EXPECT_EQ(Foot % 256, 0u);
+      std::memset(P, 0x5a, Bytes);
+      Live.push_back({P, Bytes});
+    }
+  // No allocation starts inside another's bytes or its slack.
+  std::sort(Live.begin(), Live.end());
+  for (size_t I = 1; I < Live.size(); ++I)
+    EXPECT_GE(addr(Live[I].first), addr(Live[I - 1].first) +
+                                       Live[I - 1].second +
+                                       DeviceArena::MinSlack);
+  // Nothing of the C heap.
+  void *Host = std::malloc(64);
+  EXPECT_FALSE(A.owns(Host));
+  EXPECT_FALSE(A.release(Host));
+  std::free(Host);
+  size_t Sum = 0;
+  for (auto &[P, Bytes] : Live)
+    Sum += A.footprint(P);
+  EXPECT_EQ(A.bytesInUse(), Sum);
+  for (auto &[P, Bytes] : Live)
+    EXPECT_TRUE(A.release(P));
+  EXPECT_EQ(A.bytesInUse(), 0u);
+}
+
+TEST(DeviceArenaTest, GuardPagesFenceSlabsAndLargeAllocations) {
+  DeviceArena A(smallRegions());
+  // A fresh slab hands out its slots in address order; guards precede and
+  // follow it.
+  std::vector<char *> Slots;
+  size_t PerSlab = DeviceArena::SlabBytes / 512; // 16 bytes take 512
+  for (size_t I = 0; I < PerSlab; ++I)
+    Slots.push_back(static_cast<char *>(A.allocate(16)));
+  char *First = Slots.front();
+  for (size_t I = 1; I < PerSlab; ++I)
+    ASSERT_EQ(Slots[I], First + I * 512);
+  EXPECT_FALSE(readable(First - 1));
+  EXPECT_FALSE(readable(First - A.guardBytes()));
+  EXPECT_TRUE(readable(First + DeviceArena::SlabBytes - 1));
+  EXPECT_FALSE(readable(First + DeviceArena::SlabBytes));
+  EXPECT_FALSE(readable(First + DeviceArena::SlabBytes + A.guardBytes() - 1));
+  // The next slab lies beyond the guard.
+  char *Next = static_cast<char *>(A.allocate(16));
+  EXPECT_TRUE(
+      addr(Next) >= addr(First) + DeviceArena::SlabBytes + A.guardBytes() ||
+      addr(Next) + DeviceArena::SlabBytes + A.guardBytes() <= addr(First));
+
+  // A large allocation has pages of its own: its slack runs to the next
+  // page boundary at least MinSlack past its end, then the guard starts.
+  const size_t Page = pageSize();
+  for (size_t Bytes : {size_t(40000), size_t(1) << 20, (size_t(1) << 20) + 3,
+                       size_t(5) << 20}) {
+    char *P = static_cast<char *>(A.allocate(Bytes));
+    ASSERT_NE(P, nullptr);
+    size_t Body = (Bytes + DeviceArena::MinSlack + Page - 1) / Page * Page;
+    EXPECT_EQ(A.footprint(P), Body);
+    EXPECT_TRUE(readable(P + Bytes - 1));
+    EXPECT_TRUE(readable(P + Bytes + DeviceArena::MinSlack - 1));
+    EXPECT_FALSE(readable(P + Body)) << Bytes;
+    EXPECT_FALSE(readable(P + Body + A.guardBytes() - 1)) << Bytes;
+    EXPECT_FALSE(readable(P - 1)) << Bytes;
+    EXPECT_FALSE(readable(P - A.guardBytes())) << Bytes;
+    if (Bytes >= (size_t(2) << 20)) { // huge-page aligned
+      EXPECT_EQ(addr(P) % (size_t(2) << 20), 0u);
+    }
+    EXPECT_TRUE(A.release(P));
+  }
+}
+
+TEST(DeviceArenaTest, FreedMemoryIsReusedOrReturned) {
+  DeviceArena A(smallRegions());
+  char *S = static_cast<char *>(A.allocate(100));
+  ASSERT_NE(S, nullptr);
+  EXPECT_FALSE(A.release(S + 256)); // not the start of an allocation
+  EXPECT_TRUE(A.release(S));
+  EXPECT_FALSE(A.release(S)); // freed already
+  EXPECT_EQ(A.footprint(S), 0u);
+  EXPECT_EQ(A.allocate(200), S); // the same slot again
+  EXPECT_TRUE(A.release(S));
+
+  // A large allocation below 1 MiB stays mapped for the next one of its
+  // size, so a loop makes no system calls.
+  char *L = static_cast<char *>(A.allocate(100000));
+  ASSERT_NE(L, nullptr);
+  EXPECT_TRUE(A.release(L));
+  EXPECT_FALSE(A.release(L));
+  EXPECT_EQ(A.allocate(99000), L);
+  EXPECT_TRUE(A.release(L));
+
+  // Larger ones go back to the system: the pages fault afterwards.
+  size_t Bytes = size_t(8) << 20;
+  char *H = static_cast<char *>(A.allocate(Bytes));
+  ASSERT_NE(H, nullptr);
+  std::memset(H, 1, Bytes);
+  EXPECT_TRUE(A.release(H));
+  EXPECT_FALSE(readable(H));
+  EXPECT_FALSE(readable(H + Bytes - 1));
+  EXPECT_EQ(A.bytesInUse(), 0u);
+  EXPECT_FALSE(A.release(nullptr));
+}
+
+TEST(DeviceArenaTest, ManyGigabytesAreReservedLazily) {
+  DeviceArena A(smallRegions());
+  long Pages = sysconf(_SC_PHYS_PAGES);
+  size_t Phys = size_t(Pages) * pageSize();
+  // Larger than a region, and never touched but at its ends: memory is
+  // only taken when pages are written.
+  size_t Bytes = std::min(size_t(8) << 30, Phys / 2);
+  ASSERT_GT(Bytes, size_t(1) << 30);
+  char *P = static_cast<char *>(A.allocate(Bytes));
+  ASSERT_NE(P, nullptr);
+  P[0] = 1;
+  P[Bytes - 1] = 2;
+  EXPECT_GE(A.bytesInUse(), Bytes);
+  // A region of its own size (the default is 1 GiB here); small
+  // allocations still find room.
+  EXPECT_EQ(A.regionCount(), 1u);
+  void *Small = A.allocate(64);
+  ASSERT_NE(Small, nullptr);
+  EXPECT_TRUE(A.owns(Small));
+  EXPECT_TRUE(A.release(P));
+  EXPECT_TRUE(A.release(Small));
+  EXPECT_EQ(A.bytesInUse(), 0u);
+}
+
+TEST(DeviceArenaTest, CapacityBoundsLiveBytes) {
+  DeviceArena::Options O = smallRegions();
+  O.Capacity = size_t(1) << 20;
+  DeviceArena A(O);
+  void *P = A.allocate(512 << 10);
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(A.allocate(600 << 10), nullptr);
+  EXPECT_EQ(A.allocate(size_t(2) << 20), nullptr);
+  EXPECT_TRUE(A.release(P));
+  void *Q = A.allocate(600 << 10);
+  EXPECT_NE(Q, nullptr);
+  EXPECT_TRUE(A.release(Q));
+}
+
+TEST(DeviceArenaTest, ThreadsAllocateAndFreeConcurrently) {
+  DeviceArena A(smallRegions());
+  std::atomic<int> Errors{0};
+  auto Work = [&](unsigned Seed) {
+    std::mt19937 Rng(Seed);
+    std::vector<std::pair<unsigned char *, size_t>> Mine;
+    for (int I = 0; I < 20000; ++I) {
+      if (Mine.size() < 64 && (Mine.empty() || Rng() % 3)) {
+        size_t Bytes = Rng() % 8 == 0 ? 1 + Rng() % 300000 : 1 + Rng() % 4000;
+        auto *P = static_cast<unsigned char *>(A.allocate(Bytes));
+        if (!P) {
+          ++Errors;
+          continue;
+        }
+        // Each allocation carries its owner's tag at both ends.
+        P[0] = P[Bytes - 1] = static_cast<unsigned char>(Seed);
+        Mine.push_back({P, Bytes});
+      } else {
+        size_t K = Rng() % Mine.size();
+        auto [P, Bytes] = Mine[K];
+        if (P[0] != static_cast<unsigned char>(Seed) ||
+            P[Bytes - 1] != static_cast<unsigned char>(Seed) || !A.release(P))
+          ++Errors;
+        Mine[K] = Mine.back();
+        Mine.pop_back();
+      }
+    }
+    for (auto [P, Bytes] : Mine)
+      if (!A.release(P))
+        ++Errors;
+  };
+  std::vector<std::thread> Threads;
+  for (unsigned T = 1; T <= 4; ++T)
+    Threads.emplace_back(Work, T);
+  for (std::thread &T : Threads)
+    T.join();
+  EXPECT_EQ(Errors.load(), 0);
+  EXPECT_EQ(A.bytesInUse(), 0u);
+}
+
+TEST_F(MemoryTest, DeviceMemoryComesFromTheArena) {
+  DeviceArena &A = deviceArena();
+  std::vector<void *> Device;
+  void *P;
+  for (size_t Bytes : {size_t(16), size_t(4000), size_t(1) << 20}) {
+    ASSERT_EQ(R.malloc(&P, Bytes), cudaSuccess);
+    Device.push_back(P);
+  }
+  size_t Pitch;
+  ASSERT_EQ(R.mallocPitch(&P, &Pitch, 100, 10), cudaSuccess);
+  Device.push_back(P);
+  void *Managed, *Pinned, *Pooled;
+  ASSERT_EQ(R.mallocManaged(&Managed, 1000, /*AttachGlobal*/ 1), cudaSuccess);
+  ASSERT_EQ(R.hostAlloc(&Pinned, 1000, 0), cudaSuccess);
+  ASSERT_EQ(R.mallocFromPoolAsync(&Pooled, 1000, nullptr, nullptr),
+            cudaSuccess);
+  for (void *D : Device)
+    EXPECT_TRUE(A.owns(D));
+  EXPECT_TRUE(A.owns(Managed));
+  EXPECT_TRUE(A.owns(Pinned));
+  EXPECT_TRUE(A.owns(Pooled));
+  // The 1 MiB allocation is fenced: a write far past it faults instead of
+  // reaching host memory.
+  char *Big = static_cast<char *>(Device[2]);
+  size_t Page = pageSize();
+  EXPECT_FALSE(readable(Big - 1));
+  EXPECT_FALSE(readable(Big + (1 << 20) + 8 * Page));
+  // Pointer lookups still see the exact size asked for.
+  void *Base;
+  size_t Size;
+  EXPECT_EQ(R.allocationRange(Big + 100, &Base, &Size), cudaSuccess);
+  EXPECT_EQ(Base, Big);
+  EXPECT_EQ(Size, size_t(1) << 20);
+  EXPECT_FALSE(R.isDeviceRange(Big, (1 << 20) + 1));
+  for (void *D : Device)
+    EXPECT_EQ(R.free(D), cudaSuccess);
+  EXPECT_EQ(R.free(Managed), cudaSuccess);
+  EXPECT_EQ(R.freeHost(Pinned), cudaSuccess);
+  EXPECT_EQ(R.freeAsync(Pooled, nullptr), cudaSuccess);
+  // Freed memory faults afterwards.
+  EXPECT_FALSE(readable(Big));
+}
+
+TEST_F(MemoryTest, MemGetInfoCountsWhatAllocationsTake) {
+  DeviceArena &A = deviceArena();
+  size_t Free, Total;
+  ASSERT_EQ(R.memGetInfo(&Free, &Total), cudaSuccess);
+  // Leave the device 256 MiB (a reservation, never touched), so that the
+  // free memory reported is the device's and not the host's free memory.
+  const size_t Headroom = size_t(256) << 20;
+  void *Big;
+  if (R.malloc(&Big, Total - A.bytesInUse() - Headroom) != cudaSuccess)
+    GTEST_SKIP() << "the host does not let a process map its memory size";
+  ASSERT_EQ(R.memGetInfo(&Free, &Total), cudaSuccess);
+  EXPECT_LE(Free, Headroom);
+  if (Free < Headroom - (size_t(1) << 20))
+    GTEST_SKIP() << "the host has less than 256 MiB of memory free";
+  // Each small allocation takes a whole slot (its size rounded, plus its
+  // slack) from the device, and cudaMemGetInfo says so.
+  std::vector<void *> Live(1000);
+  for (void *&P : Live)
+    ASSERT_EQ(R.malloc(&P, 16), cudaSuccess);
+  size_t FreeAfter;
+  ASSERT_EQ(R.memGetInfo(&FreeAfter, &Total), cudaSuccess);
+  EXPECT_EQ(Free - FreeAfter, Live.size() * 512);
+  // Page-locked memory is the host's, although it comes from the arena.
+  void *Pinned;
+  ASSERT_EQ(R.hostAlloc(&Pinned, size_t(64) << 20, 0), cudaSuccess);
+  size_t FreePinned;
+  ASSERT_EQ(R.memGetInfo(&FreePinned, &Total), cudaSuccess);
+  EXPECT_EQ(FreePinned, FreeAfter);
+  EXPECT_EQ(R.freeHost(Pinned), cudaSuccess);
+  for (void *P : Live)
+    EXPECT_EQ(R.free(P), cudaSuccess);
+  EXPECT_EQ(R.free(Big), cudaSuccess);
+  ASSERT_EQ(R.memGetInfo(&FreeAfter, &Total), cudaSuccess);
+  EXPECT_GT(FreeAfter, Headroom);
 }
 
 } // namespace

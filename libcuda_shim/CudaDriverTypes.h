@@ -241,6 +241,10 @@ typedef union CUlaunchAttributeValue_union {
   int priority;
 } CUlaunchAttributeValue;
 
+// Streams take the launch attributes' numbers and values.
+typedef CUlaunchAttributeID CUstreamAttrID;
+typedef CUlaunchAttributeValue CUstreamAttrValue;
+
 typedef struct CUlaunchAttribute_st {
   CUlaunchAttributeID id;
   char pad[8 - sizeof(CUlaunchAttributeID)];
@@ -289,7 +293,7 @@ typedef struct CUmemAccessDesc_st {
   int flags; // CU_MEM_ACCESS_FLAGS_PROT_*
 } CUmemAccessDesc;
 
-typedef int (*CUoccupancyB2DSize)(int blockSize);
+typedef size_t (*CUoccupancyB2DSize)(int blockSize);
 
 /// Arrays, texture and surface objects (cuArray*, cuTexObject*,
 /// cuSurfObject*), as cuda.h lays them out.

@@ -466,3 +466,14 @@ CUHIP_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice Dev,
                                                     unsigned int Flags) {
   return primarySetFlags(Dev, Flags);
 }
+
+//===----------------------------------------------------------------------===//
+// Profiler control
+//===----------------------------------------------------------------------===//
+
+// No profiling tool attaches to cuhip, so enabling or disabling collection
+// has nothing to switch; CUDA answers the same when no tool is active.
+// cuProfilerInitialize stays unsupported, as CUDA 12 and later define it.
+CUHIP_EXPORT CUresult cuProfilerStart() { return checkContext(); }
+
+CUHIP_EXPORT CUresult cuProfilerStop() { return checkContext(); }

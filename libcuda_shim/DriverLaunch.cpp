@@ -383,3 +383,27 @@ CUHIP_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(
   return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
       Blocks, F, BlockSize, DynamicShared, 0);
 }
+
+CUHIP_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(
+    int *MinGridSize, int *BlockSize, CUfunction F,
+    CUoccupancyB2DSize SharedForBlock, size_t DynamicShared,
+    int BlockSizeLimit, unsigned int Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!MinGridSize || !BlockSize || Flags > 1)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!F || !runtime().isKernelHandle(F))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return toCU(runtime().maxPotentialBlockSize(kernel(F), SharedForBlock,
+                                              DynamicShared, BlockSizeLimit,
+                                              MinGridSize, BlockSize));
+}
+
+CUHIP_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(
+    int *MinGridSize, int *BlockSize, CUfunction F,
+    CUoccupancyB2DSize SharedForBlock, size_t DynamicShared,
+    int BlockSizeLimit) {
+  return cuOccupancyMaxPotentialBlockSizeWithFlags(
+      MinGridSize, BlockSize, F, SharedForBlock, DynamicShared, BlockSizeLimit,
+      0);
+}

@@ -78,6 +78,31 @@ CUHIP_STREAM_PAIR(cuStreamWaitEvent, (CUstream S, CUevent E, unsigned int Flags)
 CUHIP_STREAM_PAIR(cuLaunchHostFunc, (CUstream S, CUhostFn Fn, void *Data),
                   Fn ? runtime().streamAddHostFunc(Stream, Fn, Data)
                      : rt::cudaErrorInvalidValue)
+// CUstreamAttrID is CUlaunchAttributeID, with the runtime's numbers and
+// value layout (a 64-byte union).
+CUHIP_STREAM_PAIR(cuStreamSetAttribute,
+                  (CUstream S, CUstreamAttrID Attr,
+                   const CUstreamAttrValue *Value),
+                  runtime().streamSetAttribute(Stream, int(Attr), Value))
+CUHIP_STREAM_PAIR(cuStreamGetAttribute,
+                  (CUstream S, CUstreamAttrID Attr, CUstreamAttrValue *Value),
+                  runtime().streamGetAttribute(Stream, int(Attr), Value))
+
+CUHIP_EXPORT CUresult cuStreamCopyAttributes(CUstream Dst, CUstream Src) {
+  if (CUresult R = checkContext())
+    return R;
+  return streamCall(
+      runtime().streamCopyAttributes(coreStream(Dst), coreStream(Src)));
+}
+CUHIP_EXPORT CUresult cuStreamCopyAttributes_ptsz(CUstream Dst, CUstream Src) {
+  if (CUresult R = checkContext())
+    return R;
+  return streamCall(runtime().streamCopyAttributes(perThreadStream(Dst),
+                                                   perThreadStream(Src)));
+}
+
+// Persisting lines go back to normal: nothing to undo on the host caches.
+CUHIP_EXPORT CUresult cuCtxResetPersistingL2Cache() { return checkContext(); }
 
 namespace {
 /// A cuStreamAddCallback callback as a host function of the core.

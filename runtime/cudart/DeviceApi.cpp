@@ -397,3 +397,13 @@ CUHIP_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *Event,
     return runtime().record(rt::cudaErrorInvalidValue);
   CUHIP_RETURN_NOT_SUPPORTED("cudaIpcOpenEventHandle", NoIpc);
 }
+
+//===----------------------------------------------------------------------===//
+// Profiler control
+//===----------------------------------------------------------------------===//
+
+// No profiling tool attaches to cuhip: starting and stopping collection
+// succeed and change nothing, as in CUDA when no tool is active.
+CUHIP_EXPORT cudaError_t cudaProfilerStart(void) { return rt::cudaSuccess; }
+
+CUHIP_EXPORT cudaError_t cudaProfilerStop(void) { return rt::cudaSuccess; }

@@ -86,6 +86,48 @@ static cudaError_t cudaStreamGetPriority_impl(cudaStream_t Stream,
 CUHIP_STREAM_API(cudaStreamGetPriority, (cudaStream_t Stream, int *Priority),
                  (Stream, Priority), Stream)
 
+static cudaError_t cudaStreamSetAttribute_impl(cudaStream_t Stream,
+                                               cudaLaunchAttributeID Attr,
+                                               const cudaLaunchAttributeValue *V) {
+  return runtime().streamSetAttribute(Stream, int(Attr), V);
+}
+CUHIP_STREAM_API(cudaStreamSetAttribute,
+                 (cudaStream_t Stream, cudaLaunchAttributeID Attr,
+                  const cudaLaunchAttributeValue *V),
+                 (Stream, Attr, V), Stream)
+
+static cudaError_t cudaStreamGetAttribute_impl(cudaStream_t Stream,
+                                               cudaLaunchAttributeID Attr,
+                                               cudaLaunchAttributeValue *V) {
+  return runtime().streamGetAttribute(Stream, int(Attr), V);
+}
+CUHIP_STREAM_API(cudaStreamGetAttribute,
+                 (cudaStream_t Stream, cudaLaunchAttributeID Attr,
+                  cudaLaunchAttributeValue *V),
+                 (Stream, Attr, V), Stream)
+
+static cudaError_t cudaStreamCopyAttributes_impl(cudaStream_t Dst,
+                                                 cudaStream_t Src) {
+  return runtime().streamCopyAttributes(Dst, Src);
+}
+CUHIP_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t Dst,
+                                                  cudaStream_t Src) {
+  return cudaStreamCopyAttributes_impl(Dst, Src);
+}
+CUHIP_EXPORT cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t Dst,
+                                                       cudaStream_t Src) {
+  return cudaStreamCopyAttributes_impl(perThreadStream(Dst),
+                                       perThreadStream(Src));
+}
+
+// Lines set aside for persisting accesses go back to normal: a hint the
+// host caches have nothing to undo for.
+CUHIP_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) {
+  if (rt::Status S = runtime().deviceStatus())
+    return runtime().record(S);
+  return rt::cudaSuccess;
+}
+
 static cudaError_t cudaStreamWaitEvent_impl(cudaStream_t Stream,
                                             cudaEvent_t Event,
                                             unsigned Flags) {

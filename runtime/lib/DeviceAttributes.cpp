@@ -4,10 +4,13 @@
 // for the same numbered attributes, so both are served here from the
 // device's DeviceInfo, and libcudart's cudaGetDeviceProperties fills every
 // cudaDeviceProp field that has an attribute from here too; a value any of
-// them reports is decided in one place. Attributes of hardware cuhip does not
-// model (textures, surfaces, PCI, IPC, multicast) report 0, meaning "not
-// supported", as CUDA does on devices that lack the feature. Numbers CUDA 13
-// does not define are cudaErrorInvalidValue.
+// them reports is decided in one place. Each attribute says what the
+// backend in use really provides: a feature cuhip does not implement there
+// (PCI, IPC, multicast, mipmaps, GPUDirect, stream memory operations, ...)
+// reports 0, meaning "not supported", as CUDA does on devices that lack it,
+// so programs that check before they use a feature take their fallback
+// rather than fail. Numbers CUDA 13 does not define are
+// cudaErrorInvalidValue.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -67,6 +70,56 @@ int hostClockRateKHz() {
 constexpr int NominalMemoryClockKHz = 1600000;
 
 int clampInt(size_t V) { return V > 0x7fffffff ? 0x7fffffff : int(V); }
+
+/// The extents of arrays, textures and surfaces the CPU backend's sampler
+/// takes: sm_80's limits, so that programs size their data as they would on
+/// a GPU (the sampler itself addresses with 64-bit offsets). Mipmapped
+/// resources are not implemented and report 0, and so does every
+/// attribute that is not a texture or surface extent.
+int textureLimit(int A) {
+  switch (A) {
+  case MAXIMUM_TEXTURE1D_WIDTH: return 131072;
+  case MAXIMUM_TEXTURE2D_WIDTH: return 131072;
+  case MAXIMUM_TEXTURE2D_HEIGHT: return 65536;
+  case MAXIMUM_TEXTURE3D_WIDTH:
+  case MAXIMUM_TEXTURE3D_HEIGHT:
+  case MAXIMUM_TEXTURE3D_DEPTH: return 16384;
+  case MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE:
+  case MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE: return 8192;
+  case MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE: return 32768;
+  case MAXIMUM_TEXTURE2D_LAYERED_WIDTH:
+  case MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: return 32768;
+  case MAXIMUM_TEXTURE2D_LAYERED_LAYERS: return 2048;
+  case MAXIMUM_TEXTURE1D_LAYERED_WIDTH: return 32768;
+  case MAXIMUM_TEXTURE1D_LAYERED_LAYERS: return 2048;
+  case CAN_TEX2D_GATHER: return 1;
+  case MAXIMUM_TEXTURE2D_GATHER_WIDTH:
+  case MAXIMUM_TEXTURE2D_GATHER_HEIGHT: return 32768;
+  case MAXIMUM_TEXTURE1D_LINEAR_WIDTH: return 1 << 28;
+  case MAXIMUM_TEXTURE2D_LINEAR_WIDTH: return 131072;
+  case MAXIMUM_TEXTURE2D_LINEAR_HEIGHT: return 65000;
+  case MAXIMUM_TEXTURE2D_LINEAR_PITCH: return 2097120;
+  case MAXIMUM_SURFACE1D_WIDTH: return 32768;
+  case MAXIMUM_SURFACE2D_WIDTH: return 131072;
+  case MAXIMUM_SURFACE2D_HEIGHT: return 65536;
+  case MAXIMUM_SURFACE3D_WIDTH:
+  case MAXIMUM_SURFACE3D_HEIGHT:
+  case MAXIMUM_SURFACE3D_DEPTH: return 16384;
+  case MAXIMUM_SURFACE1D_LAYERED_WIDTH: return 32768;
+  case MAXIMUM_SURFACE1D_LAYERED_LAYERS: return 2048;
+  case MAXIMUM_SURFACE2D_LAYERED_WIDTH:
+  case MAXIMUM_SURFACE2D_LAYERED_HEIGHT: return 32768;
+  case MAXIMUM_SURFACE2D_LAYERED_LAYERS: return 2048;
+  // A layered cube map's layer count is of faces: 341 whole cubes.
+  case MAXIMUM_TEXTURECUBEMAP_WIDTH:
+  case MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH: return 32768;
+  case MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS: return 2046;
+  case MAXIMUM_SURFACECUBEMAP_WIDTH:
+  case MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH: return 32768;
+  case MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS: return 2046;
+  default: return 0;
+  }
+}
 
 } // namespace
 
@@ -143,7 +196,31 @@ Status Runtime::deviceAttribute(int A, int Device, int *Value) {
   case HOST_NUMA_ID: V = -1; break;
   // cuMemCreate/cuMemMap work where the device reads host memory.
   case VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: V = D.Integrated; break;
-  default: V = 0; break; // a feature cuhip does not provide
+  // Host memory as the device sees it. On the CPU backend device pointers
+  // are host pointers: registered memory is used at its own address, and
+  // managed memory never migrates, so both sides touch it at once.
+  case MANAGED_MEMORY: V = D.ManagedMemory; break;
+  case CONCURRENT_MANAGED_ACCESS: V = D.ConcurrentManagedAccess; break;
+  case PAGEABLE_MEMORY_ACCESS: V = D.PageableMemoryAccess; break;
+  case PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES:
+  case DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
+  case CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+    V = D.Integrated;
+    break;
+  case HOST_REGISTER_SUPPORTED: V = 1; break;
+  case READ_ONLY_HOST_REGISTER_SUPPORTED: V = D.Integrated; break;
+  case MEMORY_POOLS_SUPPORTED: V = D.MemoryPools; break;
+  case MEMPOOL_SUPPORTED_HANDLE_TYPES: V = 0; break; // no shareable handles
+  case MAX_PERSISTING_L2_CACHE_SIZE: V = D.MaxPersistingL2CacheSize; break;
+  case MAX_ACCESS_POLICY_WINDOW_SIZE: V = D.MaxAccessPolicyWindowSize; break;
+  // Kernels call through function pointers the host took (cudaGetFunc-
+  // BySymbol): one address space on the CPU backend.
+  case UNIFIED_FUNCTION_POINTERS: V = D.Integrated; break;
+  // The driver reserves no shared memory of a block on either backend.
+  case RESERVED_SHARED_MEMORY_PER_BLOCK: V = 0; break;
+  default:
+    V = D.TextureObjects ? textureLimit(A) : 0;
+    break;
   }
   *Value = V;
   return cudaSuccess;

@@ -405,19 +405,25 @@ namespace {
 // hipDeviceAttribute_t values (the CUDA-compatible block of the enum, whose
 // numbering is the same in ROCm 5.x and 6.x: later releases only append).
 enum : int {
+  hipDeviceAttributeAccessPolicyMaxWindowSize = 1,
   hipDeviceAttributeAsyncEngineCount = 2,
   hipDeviceAttributeClockRate = 5,
   hipDeviceAttributeConcurrentKernels = 8,
   hipDeviceAttributeCooperativeLaunch = 10,
+  hipDeviceAttributeConcurrentManagedAccess = 9,
   hipDeviceAttributeL2CacheSize = 19,
+  hipDeviceAttributeManagedMemory = 24,
   hipDeviceAttributeMaxBlocksPerMultiProcessor = 25,
   hipDeviceAttributeMaxThreadsPerBlock = 56,
   hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
   hipDeviceAttributeMemoryBusWidth = 59,
   hipDeviceAttributeMemoryClockRate = 60,
   hipDeviceAttributeMultiprocessorCount = 63,
+  hipDeviceAttributePageableMemoryAccess = 65,
+  hipDeviceAttributePersistingL2CacheMaxSize = 70,
   hipDeviceAttributeMaxRegistersPerBlock = 71,
   hipDeviceAttributeTotalConstantMemory = 83,
+  hipDeviceAttributeMemoryPoolsSupported = 88,
 };
 } // namespace
 
@@ -465,6 +471,26 @@ void HipBackend::readDeviceInfo() {
   int Coop = 0;
   attribute(hipDeviceAttributeCooperativeLaunch, Coop);
   D.CooperativeLaunch = Coop && Hip->ModuleLaunchCooperativeKernel;
+  // What the GPU reaches of host memory, and pools, as HIP reports them
+  // (an attribute HIP does not answer reads as absent).
+  auto flag = [&](int Attr) {
+    int V = 0;
+    attribute(Attr, V);
+    return V != 0;
+  };
+  D.ManagedMemory = flag(hipDeviceAttributeManagedMemory);
+  D.ConcurrentManagedAccess = flag(hipDeviceAttributeConcurrentManagedAccess);
+  D.PageableMemoryAccess = flag(hipDeviceAttributePageableMemoryAccess);
+  D.MemoryPools = flag(hipDeviceAttributeMemoryPoolsSupported) &&
+                  Hip->MallocAsync && Hip->MemPoolCreate;
+  // Texture and surface objects are the CPU backend's sampler.
+  D.TextureObjects = false;
+  D.MaxPersistingL2CacheSize = 0;
+  attribute(hipDeviceAttributePersistingL2CacheMaxSize,
+            D.MaxPersistingL2CacheSize);
+  D.MaxAccessPolicyWindowSize = 0;
+  attribute(hipDeviceAttributeAccessPolicyMaxWindowSize,
+            D.MaxAccessPolicyWindowSize);
   int Threads = 0;
   attribute(hipDeviceAttributeMaxThreadsPerBlock, Threads);
   // CUDA's limit is 1024 threads per block; AMD GPUs have the same one.

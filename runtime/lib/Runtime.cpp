@@ -34,6 +34,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -184,6 +185,11 @@ struct StreamObj {
   void *Hip = nullptr; // hipStream_t on the HIP backend
 };
 
+/// What cudaStreamSetAttribute stored, by cudaLaunchAttributeID; guarded by
+/// Impl::StreamLock.
+using StreamAttrMap =
+    std::map<int, std::array<unsigned char, Runtime::StreamAttrBytes>>;
+
 /// An event created by eventCreate; its handle is its address. On the CPU
 /// backend an event completes when it is recorded, so recording stamps the
 /// time; the HIP backend keeps the time in the HIP event.
@@ -321,6 +327,9 @@ struct Runtime::Impl {
   std::mutex StreamLock;
   std::unordered_map<void *, std::unique_ptr<StreamObj>> Streams;
   std::unordered_map<void *, std::unique_ptr<EventObj>> Events;
+  /// Attributes set on streams, by handle (the legacy stream under 0x1);
+  /// a destroyed stream's go with it.
+  std::unordered_map<void *, StreamAttrMap> StreamAttrs;
   /// The HIP stream for a cudaStream_t, or cudaErrorInvalidResourceHandle.
   Status resolveStream(void *Handle, void **HipStream);
   EventObj *findEvent(void *Handle);
@@ -472,6 +481,12 @@ Runtime::Runtime() : P(new Impl) {
   // Cooperative grids run with every block as a fiber (CpuBackend.cpp), up
   // to MaxBlocksPerMultiProcessor (32, as on sm_80 and later) per core.
   D.CooperativeLaunch = true;
+  // The host caches keep what is used most without being told, so the
+  // set-aside and the policy windows are accepted as the hints they are:
+  // three quarters of L2 may be set aside, as on NVIDIA's data-centre
+  // parts, and a window spans up to 128 MiB less one 4 KiB page (A100's).
+  D.MaxPersistingL2CacheSize = D.L2CacheSize / 4 * 3;
+  D.MaxAccessPolicyWindowSize = 128 * 1024 * 1024 - 4096;
 }
 
 Runtime::~Runtime() {
@@ -1208,6 +1223,44 @@ Status Runtime::maxActiveBlocksPerMultiprocessor(Kernel *K, int BlockSize,
   return cudaSuccess;
 }
 
+Status Runtime::maxPotentialBlockSize(Kernel *K, size_t (*SharedForBlock)(int),
+                                      size_t DynamicShared, int BlockSizeLimit,
+                                      int *MinGridSize, int *BlockSize) {
+  if (!MinGridSize || !BlockSize || BlockSizeLimit < 0)
+    return record(cudaErrorInvalidValue);
+  KernelAttributes A;
+  if (Status S = kernelAttributes(K, &A))
+    return S;
+  const DeviceInfo &D = deviceInfo(0);
+  int Limit = A.MaxThreadsPerBlock > 0 ? A.MaxThreadsPerBlock
+                                       : D.MaxThreadsPerBlock;
+  if (BlockSizeLimit > 0)
+    Limit = std::min(Limit, BlockSizeLimit);
+  int Warp = D.WarpSize > 0 ? D.WarpSize : 32;
+  int BestBlocks = 0, BestSize = 0;
+  long BestThreads = 0;
+  // From the limit rounded up to a whole warp, down a warp at a time; the
+  // first size tried is the limit itself.
+  for (int Aligned = (Limit + Warp - 1) / Warp * Warp; Aligned > 0;
+       Aligned -= Warp) {
+    int Size = std::min(Limit, Aligned);
+    size_t Shared = SharedForBlock ? SharedForBlock(Size) : DynamicShared;
+    int Blocks = 0;
+    if (Status S = maxActiveBlocksPerMultiprocessor(K, Size, Shared, &Blocks))
+      return S;
+    if (long(Blocks) * Size > BestThreads) {
+      BestThreads = long(Blocks) * Size;
+      BestBlocks = Blocks;
+      BestSize = Size;
+    }
+    if (BestThreads >= D.MaxThreadsPerMultiProcessor)
+      break; // nothing smaller can keep more threads resident
+  }
+  *BlockSize = BestSize;
+  *MinGridSize = BestBlocks * D.MultiProcessorCount;
+  return cudaSuccess;
+}
+
 /// The dynamic shared memory a launch of K may ask for: SharedMemPerBlock
 /// less the static part, unless cudaFuncSetAttribute raised it.
 static int maxDynamicShared(const Kernel &K, const ptx::KernelInfo &Info,
@@ -1804,6 +1857,10 @@ Status Runtime::streamDestroy(void *Stream) {
   if (!Obj)
     return record(cudaErrorInvalidResourceHandle);
   capture::forgetStream(Stream);
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    P->StreamAttrs.erase(Stream);
+  }
   // CUDA lets the stream's pending work finish after the call returns;
   // hipStreamDestroy does the same.
   if (HipBackend *Hip = P->hip())
@@ -1891,6 +1948,145 @@ Status Runtime::streamGetPriority(void *Stream, int *Priority) {
   std::lock_guard<std::mutex> G(P->StreamLock);
   auto It = P->Streams.find(Stream);
   *Priority = It == P->Streams.end() ? 0 : It->second->Priority;
+  return cudaSuccess;
+}
+
+namespace {
+// cudaLaunchAttributeID values a stream takes.
+constexpr int LaunchAttributeAccessPolicyWindow = 1;
+constexpr int LaunchAttributeSynchronizationPolicy = 3;
+constexpr int LaunchAttributePriority = 8;
+constexpr int LaunchAttributeMemSyncDomainMap = 9;
+constexpr int LaunchAttributeMemSyncDomain = 10;
+
+/// cudaAccessPolicyWindow's layout.
+struct AccessPolicyWindow {
+  void *BasePtr;
+  size_t NumBytes;
+  float HitRatio;
+  int HitProp, MissProp; // cudaAccessProperty: normal 0, streaming 1,
+                         // persisting 2 (not for misses)
+};
+
+/// The key a stream's attributes are kept under: the null stream and
+/// cudaStreamLegacy are one stream.
+void *attrKey(void *Stream) {
+  return Stream ? Stream : reinterpret_cast<void *>(uintptr_t(1));
+}
+} // namespace
+
+Status Runtime::streamSetAttribute(void *Stream, int Attr, const void *Value) {
+  if (!Value)
+    return record(cudaErrorInvalidValue);
+  std::array<unsigned char, StreamAttrBytes> Bytes;
+  std::memcpy(Bytes.data(), Value, StreamAttrBytes);
+  int Int;
+  std::memcpy(&Int, Value, sizeof(Int));
+  switch (Attr) {
+  case LaunchAttributeAccessPolicyWindow: {
+    AccessPolicyWindow W;
+    std::memcpy(&W, Value, sizeof(W));
+    if (W.NumBytes > size_t(deviceInfo(0).MaxAccessPolicyWindowSize) ||
+        !(W.HitRatio >= 0.0f && W.HitRatio <= 1.0f) || W.HitProp < 0 ||
+        W.HitProp > 2 || W.MissProp < 0 || W.MissProp > 1)
+      return record(cudaErrorInvalidValue);
+    break;
+  }
+  case LaunchAttributeSynchronizationPolicy:
+    // cudaSyncPolicyAuto, Spin, Yield, BlockingSync.
+    if (Int < 1 || Int > 4)
+      return record(cudaErrorInvalidValue);
+    break;
+  case LaunchAttributeMemSyncDomain:
+    // cudaLaunchMemSyncDomainDefault or Remote.
+    if (Int < 0 || Int > 1)
+      return record(cudaErrorInvalidValue);
+    break;
+  case LaunchAttributePriority:
+  case LaunchAttributeMemSyncDomainMap:
+    break;
+  default:
+    return record(cudaErrorInvalidValue);
+  }
+  if (Status S = P->deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  if (Attr == LaunchAttributePriority) {
+    int Least = 0, Greatest = 0;
+    streamPriorityRange(&Least, &Greatest);
+    Int = std::clamp(Int, std::min(Least, Greatest), std::max(Least, Greatest));
+    std::memcpy(Bytes.data(), &Int, sizeof(Int));
+  }
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  if (Attr == LaunchAttributePriority) {
+    auto It = P->Streams.find(Stream);
+    if (It != P->Streams.end())
+      It->second->Priority = Int;
+  }
+  P->StreamAttrs[attrKey(Stream)][Attr] = Bytes;
+  return cudaSuccess;
+}
+
+Status Runtime::streamGetAttribute(void *Stream, int Attr, void *Value) {
+  if (!Value)
+    return record(cudaErrorInvalidValue);
+  if (Attr != LaunchAttributeAccessPolicyWindow &&
+      Attr != LaunchAttributeSynchronizationPolicy &&
+      Attr != LaunchAttributePriority &&
+      Attr != LaunchAttributeMemSyncDomainMap &&
+      Attr != LaunchAttributeMemSyncDomain)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = P->resolveStream(Stream, &HipStream))
+    return record(S);
+  std::lock_guard<std::mutex> G(P->StreamLock);
+  auto It = P->StreamAttrs.find(attrKey(Stream));
+  if (It != P->StreamAttrs.end()) {
+    auto A = It->second.find(Attr);
+    if (A != It->second.end()) {
+      std::memcpy(Value, A->second.data(), StreamAttrBytes);
+      return cudaSuccess;
+    }
+  }
+  // CUDA's defaults: no window, the automatic policy, the stream's
+  // priority, the default domain with remote work in domain 1.
+  std::memset(Value, 0, StreamAttrBytes);
+  int Int = 0;
+  if (Attr == LaunchAttributeSynchronizationPolicy) {
+    Int = 1;
+  } else if (Attr == LaunchAttributePriority) {
+    auto S = P->Streams.find(Stream);
+    Int = S == P->Streams.end() ? 0 : S->second->Priority;
+  } else if (Attr == LaunchAttributeMemSyncDomainMap) {
+    static_cast<unsigned char *>(Value)[1] = 1;
+    return cudaSuccess;
+  }
+  std::memcpy(Value, &Int, sizeof(Int));
+  return cudaSuccess;
+}
+
+Status Runtime::streamCopyAttributes(void *Dst, void *Src) {
+  if (Status S = P->deviceStatus())
+    return record(S);
+  void *HipStream;
+  if (Status S = P->resolveStream(Dst, &HipStream))
+    return record(S);
+  if (Status S = P->resolveStream(Src, &HipStream))
+    return record(S);
+  StreamAttrMap Attrs;
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    auto It = P->StreamAttrs.find(attrKey(Src));
+    if (It != P->StreamAttrs.end())
+      Attrs = It->second;
+  }
+  for (const auto &[Attr, Bytes] : Attrs)
+    if (Status S = streamSetAttribute(Dst, Attr, Bytes.data()))
+      return S;
   return cudaSuccess;
 }
 
@@ -2451,10 +2647,10 @@ Status Runtime::setLimit(DeviceLimit L, size_t Value) {
     D.MaxL2FetchGranularity = Value;
     return cudaSuccess;
   case DeviceLimit::PersistingL2CacheSize:
-    // persistingL2CacheMaxSize is 0: no part of the cache can be set aside.
-    if (Value != 0)
-      return record(cudaErrorInvalidValue);
-    D.PersistingL2CacheSize = 0;
+    // A request above persistingL2CacheMaxSize gets the maximum, as the
+    // driver rounds any request to what the cache can set aside.
+    D.PersistingL2CacheSize =
+        std::min(Value, size_t(deviceInfo(0).MaxPersistingL2CacheSize));
     return cudaSuccess;
   case DeviceLimit::DevRuntimeSyncDepth:
   case DeviceLimit::DevRuntimePendingLaunchCount:

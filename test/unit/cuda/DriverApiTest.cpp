@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <cstring>
 #include <dlfcn.h>
@@ -363,6 +364,19 @@ TEST(DriverContext, ExplicitContextsAndStaleHandles) {
   EXPECT_EQ(cuCtxCreate(&A, nullptr, 0x1000, 0), CUDA_ERROR_INVALID_VALUE);
 }
 
+// Profiler control needs a current context and, with no profiling tool
+// attached, succeeds without effect.
+TEST(DriverContext, ProfilerControlNeedsOnlyAContext) {
+  CHECK_CU(cuInit(0));
+  EXPECT_EQ(cuProfilerStart(), CUDA_ERROR_INVALID_CONTEXT);
+  CUcontext C;
+  CHECK_CU(cuCtxCreate(&C, nullptr, 0, 0));
+  EXPECT_EQ(cuProfilerStart(), CUDA_SUCCESS);
+  EXPECT_EQ(cuProfilerStop(), CUDA_SUCCESS);
+  EXPECT_EQ(cuProfilerStop(), CUDA_SUCCESS);
+  CHECK_CU(cuCtxDestroy(C));
+}
+
 TEST(DriverContext, PrimaryContextState) {
   CHECK_CU(cuInit(0));
   unsigned Flags = 99;
@@ -711,6 +725,35 @@ TEST_F(Driver, ModuleFromPtxAndBothLaunchForms) {
   int Blocks = 0;
   CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&Blocks, F, 256, 0));
   EXPECT_EQ(Blocks, 8); // 2048 threads per multiprocessor
+  // The largest block size that fills a multiprocessor's 2048 threads, and
+  // a grid that fills every multiprocessor with it.
+  int MinGrid = 0, BlockSize = 0, Sms = 0;
+  CHECK_CU(cuDeviceGetAttribute(&Sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                0));
+  CHECK_CU(cuOccupancyMaxPotentialBlockSize(&MinGrid, &BlockSize, F, nullptr, 0,
+                                            0));
+  EXPECT_EQ(BlockSize, 1024);
+  EXPECT_EQ(MinGrid, 2 * Sms);
+  // Under a limit of 100 threads the sizes tried are 100, 96, 64 and 32:
+  // 16 blocks of 100 (4 warps each) keep 1600 threads, 21 of 96 keep 2016,
+  // and 32 of 64 (the most blocks a multiprocessor takes) all 2048.
+  CHECK_CU(cuOccupancyMaxPotentialBlockSizeWithFlags(&MinGrid, &BlockSize, F,
+                                                     nullptr, 0, 100, 0));
+  EXPECT_EQ(BlockSize, 64);
+  EXPECT_EQ(MinGrid, 32 * Sms);
+  // Shared memory growing with the block: 100 bytes a thread out of the
+  // multiprocessor's 160 KiB makes 3 blocks of 544 threads the best.
+  CHECK_CU(cuOccupancyMaxPotentialBlockSize(
+      &MinGrid, &BlockSize, F,
+      [](int Size) -> size_t { return size_t(Size) * 100; }, 0, 0));
+  EXPECT_EQ(BlockSize, 544);
+  EXPECT_EQ(MinGrid, 3 * Sms);
+  EXPECT_EQ(cuOccupancyMaxPotentialBlockSize(nullptr, &BlockSize, F, nullptr, 0,
+                                             0),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuOccupancyMaxPotentialBlockSizeWithFlags(&MinGrid, &BlockSize, F,
+                                                      nullptr, 0, 0, 2),
+            CUDA_ERROR_INVALID_VALUE);
 
   CUfunction Missing;
   EXPECT_EQ(cuModuleGetFunction(&Missing, Mod, "nope"), CUDA_ERROR_NOT_FOUND);

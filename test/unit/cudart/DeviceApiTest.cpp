@@ -8,6 +8,7 @@
 // The enumerator lists are read from driver_types.h at configure time.
 //
 //===----------------------------------------------------------------------===//
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
@@ -131,7 +132,9 @@ TEST(CudartDevices, Limits) {
             cudaErrorInvalidValue);
   EXPECT_EQ(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 128), cudaSuccess);
   EXPECT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 4096),
-            cudaErrorInvalidValue);
+            cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  EXPECT_EQ(V, 4096u);
   EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitDevRuntimeSyncDepth),
             cudaErrorUnsupportedLimit);
   EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimit(42)), cudaErrorUnsupportedLimit);
@@ -557,6 +560,175 @@ TEST(CudartExports, UnimplementedFunctionsReturnNotSupported) {
             cudaErrorNotSupported);
   EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+} // namespace
+
+namespace {
+
+// With no profiling tool attached, CUDA's profiler control succeeds and
+// changes nothing; programs (matrixMul, asyncAPI) stop on any other answer.
+TEST(CudartProfiler, StartAndStopSucceedWithoutATool) {
+  (void)cudaGetLastError();
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  EXPECT_EQ(cudaProfilerStop(), cudaSuccess);
+  EXPECT_EQ(cudaProfilerStop(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+} // namespace
+
+namespace {
+
+int attribute(cudaDeviceAttr A) {
+  int V = -1;
+  EXPECT_EQ(cudaDeviceGetAttribute(&V, A, 0), cudaSuccess) << int(A);
+  return V;
+}
+
+// The CPU backend reports what it implements, so that programs which check
+// before they use a feature (streamOrderedAllocation, systemWideAtomics,
+// simpleAttributes) run instead of waiving: pools, pageable and concurrent
+// managed access (device memory is host memory), the persisting-L2 hints,
+// and texture extents; features it lacks stay 0.
+TEST(CudartAttributes, CpuBackendReportsWhatItImplements) {
+  EXPECT_EQ(attribute(cudaDevAttrMemoryPoolsSupported), 1);
+  EXPECT_EQ(attribute(cudaDevAttrManagedMemory), 1);
+  EXPECT_EQ(attribute(cudaDevAttrConcurrentManagedAccess), 1);
+  EXPECT_EQ(attribute(cudaDevAttrPageableMemoryAccess), 1);
+  EXPECT_EQ(attribute(cudaDevAttrPageableMemoryAccessUsesHostPageTables), 1);
+  EXPECT_EQ(attribute(cudaDevAttrDirectManagedMemAccessFromHost), 1);
+  EXPECT_EQ(attribute(cudaDevAttrCanUseHostPointerForRegisteredMem), 1);
+  EXPECT_EQ(attribute(cudaDevAttrHostRegisterSupported), 1);
+  EXPECT_GT(attribute(cudaDevAttrMaxTexture2DWidth), 0);
+  EXPECT_GT(attribute(cudaDevAttrMaxTexture3DDepth), 0);
+  EXPECT_GT(attribute(cudaDevAttrMaxSurface2DLayeredLayers), 0);
+  EXPECT_EQ(attribute(cudaDevAttrMaxTexture2DMipmappedWidth), 0);
+  EXPECT_EQ(attribute(cudaDevAttrMemoryPoolSupportedHandleTypes), 0);
+  EXPECT_EQ(attribute(cudaDevAttrIpcEventSupport), 0);
+  EXPECT_EQ(attribute(cudaDevAttrGPUDirectRDMASupported), 0);
+
+  // A program walking the persisting-L2 path: the set-aside takes up to the
+  // maximum, and more is clamped to it.
+  int MaxPersist = attribute(cudaDevAttrMaxPersistingL2CacheSize);
+  int L2 = attribute(cudaDevAttrL2CacheSize);
+  EXPECT_GT(MaxPersist, 0);
+  EXPECT_LE(MaxPersist, L2);
+  EXPECT_GT(attribute(cudaDevAttrMaxAccessPolicyWindowSize), 0);
+  size_t Got = 0;
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, MaxPersist / 2),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&Got, cudaLimitPersistingL2CacheSize),
+            cudaSuccess);
+  EXPECT_EQ(Got, size_t(MaxPersist / 2));
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                               size_t(MaxPersist) * 4),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&Got, cudaLimitPersistingL2CacheSize),
+            cudaSuccess);
+  EXPECT_EQ(Got, size_t(MaxPersist));
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0), cudaSuccess);
+}
+
+} // namespace
+
+namespace {
+
+// Stream attributes as simpleAttributes uses them: an access-policy window
+// within the device's maximum is kept and read back, defaults are CUDA's,
+// and what a stream does not take is refused.
+TEST(CudartStreamAttributes, WindowPolicyPriorityAndDefaults) {
+  cudaStream_t S;
+  ASSERT_EQ(cudaStreamCreate(&S), cudaSuccess);
+  cudaStreamAttrValue V;
+  std::memset(&V, 0x5a, sizeof(V));
+  ASSERT_EQ(cudaStreamGetAttribute(S, cudaStreamAttributeAccessPolicyWindow, &V),
+            cudaSuccess);
+  EXPECT_EQ(V.accessPolicyWindow.base_ptr, nullptr);
+  EXPECT_EQ(V.accessPolicyWindow.num_bytes, 0u);
+  ASSERT_EQ(cudaStreamGetAttribute(S, cudaStreamAttributeSynchronizationPolicy,
+                                   &V),
+            cudaSuccess);
+  EXPECT_EQ(V.syncPolicy, cudaSyncPolicyAuto);
+  ASSERT_EQ(cudaStreamGetAttribute(S, cudaLaunchAttributeMemSyncDomainMap, &V),
+            cudaSuccess);
+  EXPECT_EQ(V.memSyncDomainMap.default_, 0);
+  EXPECT_EQ(V.memSyncDomainMap.remote, 1);
+
+  int Window = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&Window, cudaDevAttrMaxAccessPolicyWindowSize,
+                                   0),
+            cudaSuccess);
+  void *Buf;
+  ASSERT_EQ(cudaMalloc(&Buf, 1 << 20), cudaSuccess);
+  cudaStreamAttrValue W = {};
+  W.accessPolicyWindow.base_ptr = Buf;
+  W.accessPolicyWindow.num_bytes = 1 << 20;
+  W.accessPolicyWindow.hitRatio = 0.6f;
+  W.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  W.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  ASSERT_EQ(cudaStreamSetAttribute(S, cudaStreamAttributeAccessPolicyWindow, &W),
+            cudaSuccess);
+  std::memset(&V, 0, sizeof(V));
+  ASSERT_EQ(cudaStreamGetAttribute(S, cudaStreamAttributeAccessPolicyWindow, &V),
+            cudaSuccess);
+  EXPECT_EQ(V.accessPolicyWindow.base_ptr, Buf);
+  EXPECT_EQ(V.accessPolicyWindow.num_bytes, size_t(1) << 20);
+  EXPECT_EQ(V.accessPolicyWindow.hitRatio, 0.6f);
+  EXPECT_EQ(V.accessPolicyWindow.hitProp, cudaAccessPropertyPersisting);
+  EXPECT_EQ(V.accessPolicyWindow.missProp, cudaAccessPropertyStreaming);
+
+  // Another stream takes the window with cudaStreamCopyAttributes.
+  cudaStream_t T;
+  ASSERT_EQ(cudaStreamCreate(&T), cudaSuccess);
+  ASSERT_EQ(cudaStreamCopyAttributes(T, S), cudaSuccess);
+  std::memset(&V, 0, sizeof(V));
+  ASSERT_EQ(cudaStreamGetAttribute(T, cudaStreamAttributeAccessPolicyWindow, &V),
+            cudaSuccess);
+  EXPECT_EQ(V.accessPolicyWindow.base_ptr, Buf);
+
+  // Invalid windows: too large, a ratio above 1, persisting misses.
+  cudaStreamAttrValue Bad = W;
+  Bad.accessPolicyWindow.num_bytes = size_t(Window) + 1;
+  EXPECT_EQ(cudaStreamSetAttribute(S, cudaStreamAttributeAccessPolicyWindow, &Bad),
+            cudaErrorInvalidValue);
+  Bad = W;
+  Bad.accessPolicyWindow.hitRatio = 1.5f;
+  EXPECT_EQ(cudaStreamSetAttribute(S, cudaStreamAttributeAccessPolicyWindow, &Bad),
+            cudaErrorInvalidValue);
+  Bad = W;
+  Bad.accessPolicyWindow.missProp = cudaAccessPropertyPersisting;
+  EXPECT_EQ(cudaStreamSetAttribute(S, cudaStreamAttributeAccessPolicyWindow, &Bad),
+            cudaErrorInvalidValue);
+  // Cooperative is a launch attribute, not a stream's.
+  EXPECT_EQ(cudaStreamSetAttribute(S, cudaLaunchAttributeCooperative, &W),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaStreamSetAttribute(S, cudaStreamAttributeAccessPolicyWindow,
+                                   nullptr),
+            cudaErrorInvalidValue);
+
+  // Priority through the attribute is the stream's priority.
+  int Least = 0, Greatest = 0, Priority = 0;
+  ASSERT_EQ(cudaDeviceGetStreamPriorityRange(&Least, &Greatest), cudaSuccess);
+  cudaStreamAttrValue P = {};
+  P.priority = Greatest;
+  ASSERT_EQ(cudaStreamSetAttribute(S, cudaLaunchAttributePriority, &P),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamGetPriority(S, &Priority), cudaSuccess);
+  EXPECT_EQ(Priority, Greatest);
+
+  // The legacy stream takes attributes too; a destroyed stream does not.
+  ASSERT_EQ(cudaStreamSetAttribute(nullptr, cudaStreamAttributeAccessPolicyWindow,
+                                   &W),
+            cudaSuccess);
+  ASSERT_EQ(cudaCtxResetPersistingL2Cache(), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(T), cudaSuccess);
+  EXPECT_EQ(cudaStreamGetAttribute(T, cudaStreamAttributeAccessPolicyWindow, &V),
+            cudaErrorInvalidResourceHandle);
+  ASSERT_EQ(cudaStreamDestroy(S), cudaSuccess);
+  ASSERT_EQ(cudaFree(Buf), cudaSuccess);
+  (void)cudaGetLastError();
 }
 
 } // namespace

@@ -128,7 +128,13 @@ int checkOperations(const char *Lib) {
       !D.ConcurrentKernels || D.AsyncEngineCount != 2 ||
       D.MemoryBusWidth != 8192 || D.MaxThreadsPerBlock != 1024 ||
       // No hipModuleLaunchCooperativeKernel in this library.
-      D.CooperativeLaunch)
+      D.CooperativeLaunch ||
+      // Host memory as HIP reports it: managed memory, nothing concurrent
+      // or pageable (attributes it does not answer), and no texture objects
+      // (the CPU backend's sampler).
+      !D.ManagedMemory || !D.MemoryPools || D.ConcurrentManagedAccess ||
+      D.PageableMemoryAccess || D.TextureObjects ||
+      D.MaxPersistingL2CacheSize != 0)
     Failed |= 1 << 0;
   Kernel *K = loadScale();
   if (!K || !logHas(Lib, "hipModuleGetFunction scale"))

@@ -139,6 +139,9 @@ STANDIN_EXPORT int hipDeviceGetAttribute(int *V, int Attr, int) {
   case 19: // L2CacheSize
     *V = 4 << 20;
     return Success;
+  case 24: // ManagedMemory (ConcurrentManagedAccess, 9, is not answered)
+    *V = 1;
+    return Success;
   case 25: // MaxBlocksPerMultiProcessor
     *V = 32;
     return Success;
@@ -162,6 +165,9 @@ STANDIN_EXPORT int hipDeviceGetAttribute(int *V, int Attr, int) {
     return Success;
   case 83: // TotalConstantMemory
     *V = 2147483647;
+    return Success;
+  case 88: // MemoryPoolsSupported
+    *V = 1;
     return Success;
   }
   return InvalidValue;

@@ -67,6 +67,19 @@ struct DeviceInfo {
   int AsyncEngineCount = 0;       // copy engines that overlap kernels
   bool ConcurrentKernels = false; // kernels of several streams at once
   bool CooperativeLaunch = false; // cudaLaunchCooperativeKernel works
+  // Memory the device reaches. The CPU backend's device is the host, so it
+  // reads pageable memory and managed memory concurrently with the host;
+  // the HIP backend reports what HIP says of the GPU.
+  bool ManagedMemory = true;           // cudaMallocManaged works
+  bool ConcurrentManagedAccess = true; // host and device at the same time
+  bool PageableMemoryAccess = true;    // kernels read malloc'd memory
+  bool MemoryPools = true;             // cudaMallocAsync and pools work
+  bool TextureObjects = true; // texture/surface objects and CUDA arrays
+  // The L2 set-aside for persisting accesses (cudaLimitPersistingL2Cache-
+  // Size) and the largest access-policy window a stream or launch takes;
+  // both are performance hints that never change a result.
+  int MaxPersistingL2CacheSize = 0;
+  int MaxAccessPolicyWindowSize = 0;
 };
 
 /// What cudaPointerGetAttributes reports (cudaMemoryType's values).
@@ -257,6 +270,15 @@ public:
   /// may have that many times MultiProcessorCount blocks.
   Status maxActiveBlocksPerMultiprocessor(Kernel *K, int BlockSize,
                                           size_t DynamicShared, int *Blocks);
+  /// The block size that keeps the most threads of K resident on one
+  /// multiprocessor, and the grid that fills the device at that size
+  /// (cuOccupancyMaxPotentialBlockSize). Block sizes are tried from
+  /// BlockSizeLimit (0: the kernel's limit) down in steps of the warp size;
+  /// the largest wins a tie. Each size's dynamic shared memory is
+  /// SharedForBlock(size) when given, else DynamicShared.
+  Status maxPotentialBlockSize(Kernel *K, size_t (*SharedForBlock)(int),
+                               size_t DynamicShared, int BlockSizeLimit,
+                               int *MinGridSize, int *BlockSize);
   /// The most dynamic shared memory a block of K may use when NumBlocks
   /// blocks of BlockSize threads share one multiprocessor
   /// (cudaOccupancyAvailableDynamicSMemPerBlock).
@@ -396,6 +418,20 @@ public:
   Status streamGetPriority(void *Stream, int *Priority);
   /// A number no other stream of the process has (cudaStreamGetId).
   Status streamGetId(void *Stream, unsigned long long *Id);
+  /// cudaStreamSetAttribute/GetAttribute: Value is a 64-byte
+  /// cudaLaunchAttributeValue. The attributes CUDA defines for streams are
+  /// the access-policy window (1), synchronisation policy (3), priority
+  /// (8) and the memory synchronisation domain map and domain (9, 10);
+  /// others are cudaErrorInvalidValue, and so is a window beyond the
+  /// device's maximum or with invalid properties. The stream keeps what was
+  /// set (windows, policies and domains are hints with no effect on a
+  /// result); priority changes the stream's priority, clamped to the
+  /// range. Get answers CUDA's default for an attribute never set.
+  static constexpr size_t StreamAttrBytes = 64;
+  Status streamSetAttribute(void *Stream, int Attr, const void *Value);
+  Status streamGetAttribute(void *Stream, int Attr, void *Value);
+  /// cudaStreamCopyAttributes: Dst takes every attribute Src has.
+  Status streamCopyAttributes(void *Dst, void *Src);
   Status streamWaitEvent(void *Stream, void *Event, unsigned Flags);
   /// Runs Fn(Data) after the stream's earlier work (cudaLaunchHostFunc).
   Status streamAddHostFunc(void *Stream, void (*Fn)(void *), void *Data);

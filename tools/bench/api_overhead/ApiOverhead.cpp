@@ -135,14 +135,30 @@ int main(int Argc, char **Argv) {
     const char *Name;
     int Iters;
     std::function<void()> Body;
+    double CallsPerIteration = 1; // what the row's figure is per
+  };
+  auto mallocFree = [](size_t Bytes) {
+    return [Bytes] {
+      void *P = nullptr;
+      check(cudaMalloc(&P, Bytes), "cudaMalloc");
+      check(cudaFree(P), "cudaFree");
+    };
+  };
+  // Many live allocations at once, as a program that keeps thousands of
+  // small buffers has; the row is per pair of calls.
+  std::vector<void *> Batch(1000);
+  auto mallocBatch = [&] {
+    for (void *&P : Batch)
+      check(cudaMalloc(&P, 256), "cudaMalloc");
+    for (void *P : Batch)
+      check(cudaFree(P), "cudaFree");
   };
   std::vector<Row> Rows = {
-      {"cudaMalloc + cudaFree (1 KiB)", 200 * Scale,
-       [&] {
-         void *P = nullptr;
-         check(cudaMalloc(&P, 1024), "cudaMalloc");
-         check(cudaFree(P), "cudaFree");
-       }},
+      {"cudaMalloc + cudaFree (1 KiB)", 200 * Scale, mallocFree(1024)},
+      {"cudaMalloc + cudaFree (64 KiB)", 200 * Scale, mallocFree(64 << 10)},
+      {"cudaMalloc + cudaFree (4 MiB)", 20 * Scale, mallocFree(4 << 20)},
+      {"1000 live cudaMalloc(256) + cudaFree", Scale, mallocBatch,
+       double(Batch.size())},
       {"cudaMemcpy H2D (4 bytes)", 500 * Scale,
        [&] {
          check(cudaMemcpy(Dev, &Word, 4, cudaMemcpyHostToDevice), "cudaMemcpy");
@@ -178,7 +194,7 @@ int main(int Argc, char **Argv) {
   std::printf("%-38s %12s %14s %10s\n", "call", "ns/call", "plain call ns",
               "ratio");
   for (const Row &Rw : Rows) {
-    double Ns = nsPerCall(Reps, Rw.Iters, Rw.Body);
+    double Ns = nsPerCall(Reps, Rw.Iters, Rw.Body) / Rw.CallsPerIteration;
     // The reference again, next to each row, so drift over the run shows.
     double Ref = nsPerCall(Reps, PlainIters, [] { PlainCall(nullptr); });
     std::printf("%-38s %12.1f %14.2f %10.0f\n", Rw.Name, Ns, Ref,

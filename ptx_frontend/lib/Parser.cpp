@@ -1203,11 +1203,13 @@ void Parser::parseBodyDirective(std::vector<Statement> &Out) {
   recoverStatement();
 }
 
-// An identifier glued to a dot-modifier (`ld.global`) can only be an opcode:
-// operand names never carry modifiers. Seeing one where an operand should be
-// means the previous instruction lacks its ';'.
+// An identifier glued to a dot-modifier (`ld.global`) is an opcode unless it
+// names a register, whose suffix selects a part of it (`v.x`). Seeing an
+// opcode where an operand should be means the previous instruction lacks
+// its ';'.
 bool Parser::looksLikeOpcode() {
-  if (Tok.Kind != TokenKind::Identifier || Tok.Text[0] == '%')
+  if (Tok.Kind != TokenKind::Identifier || Tok.Text[0] == '%' ||
+      isRegisterName(Tok.Text)) // `v.x` of a register declared without '%'
     return false;
   const Token &Next = peek();
   return Next.Kind == TokenKind::Directive && !Next.SpaceBefore;
@@ -1296,11 +1298,30 @@ bool Parser::parseNameOperand(Operand &Op) {
   Op.Loc = Tok.Loc;
   if (Tok.Text == "_") {
     Op.K = Operand::Sink;
-  } else {
-    Op.Name = std::string(Tok.Text);
-    Op.K = isRegisterName(Tok.Text) ? Operand::Register : Operand::Symbol;
+    consume();
+    return true;
   }
+  Op.Name = std::string(Tok.Text);
+  Op.K = isRegisterName(Tok.Text) ? Operand::Register : Operand::Symbol;
   consume();
+  // A suffix glued to a register picks a part of it. Vector components
+  // become part of the name, as the lexer already makes them for %v.x, so
+  // that `%v.x`, `%v.r` and `v.x` (inline asm) all name the element; the
+  // colour names are the ISA's aliases of x, y, z, w. Anything else is a
+  // video instruction's byte/half-word selector, which only they read.
+  if (Op.K == Operand::Register && Tok.Kind == TokenKind::Directive &&
+      !Tok.SpaceBefore) {
+    std::string_view Sel = Tok.Text.substr(1);
+    static constexpr std::string_view Components = "xyzwrgba";
+    size_t C = Sel.size() == 1 ? Components.find(Sel[0]) : std::string_view::npos;
+    if (C != std::string_view::npos) {
+      Op.Name += '.';
+      Op.Name += "xyzw"[C % 4];
+    } else {
+      Op.Selector = std::string(Sel);
+    }
+    consume();
+  }
   return true;
 }
 

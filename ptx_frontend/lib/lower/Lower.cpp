@@ -11,6 +11,8 @@
 #include "cuhip/ptx/Lower.h"
 #include "LowerImpl.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 namespace cuhip::ptx {
 
 bool isSupportedPtxVersion(unsigned Major, unsigned Minor) {
@@ -267,9 +269,34 @@ void FunctionLowering::run() {
         Info.Params.push_back({P.Name, Offset, PL.Bytes, Al});
       Symbol S;
       S.Type = P.Type;
+      if (P.Space == StateSpace::Reg && P.VectorWidth) {
+        // A vector register parameter: its elements are laid out like the
+        // members of a .vN parameter and copied in (or out at `ret`) one by one.
+        if (!validVectorRegister(P.Type, P.VectorWidth)) {
+          error(P.Loc, "register parameter '" + P.Name + "': " +
+                           vectorRegisterRule());
+          continue;
+        }
+        declareVectorRegister(Scopes.back(), P.Name, P.Type, P.VectorWidth);
+        unsigned EB = byteSize(P.Type);
+        for (unsigned E = 0; E < P.VectorWidth; ++E) {
+          AllocaInst *Slot = lookup(vectorElementName(P.Name, E))->Slot;
+          uint32_t At = Offset + E * EB;
+          if (IsReturn) {
+            RegReturns.push_back({Slot, At});
+          } else {
+            Value *Src = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Base, At);
+            B.CreateStore(B.CreateAlignedLoad(Slot->getAllocatedType(), Src,
+                                              Align(EB)),
+                          Slot);
+          }
+        }
+        Offset += PL.Bytes;
+        continue;
+      }
       if (P.Space == StateSpace::Reg) {
         Type *Ty = llvmType(Ctx, P.Type);
-        if (!Ty || P.ArrayCount || P.VectorWidth) {
+        if (!Ty || P.ArrayCount) {
           error(P.Loc, "register parameter '" + P.Name + "' has no valid type");
           continue;
         }
@@ -328,6 +355,52 @@ void FunctionLowering::emitReturn() {
   B.CreateRetVoid();
 }
 
+std::string vectorElementName(StringRef Vector, unsigned Index) {
+  return (Vector + "." + Twine("xyzw"[Index])).str();
+}
+
+bool splitVectorElementName(StringRef Name, StringRef &Vector,
+                            unsigned &Index) {
+  if (Name.size() < 3 || Name[Name.size() - 2] != '.')
+    return false;
+  size_t C = StringRef("xyzw").find(Name.back());
+  if (C == StringRef::npos)
+    return false;
+  Vector = Name.drop_back(2);
+  Index = unsigned(C);
+  return true;
+}
+
+bool validVectorRegister(ScalarType T, unsigned Width) {
+  return (Width == 2 || Width == 4) && T != ScalarType::Pred &&
+         T != ScalarType::None && scalarTypeBits(T) * Width <= 128;
+}
+
+const char *vectorRegisterRule() {
+  return "vector registers are .v2 or .v4 of a non-predicate type, at most "
+         "128 bits in all";
+}
+
+Symbol &FunctionLowering::declareVectorRegister(Scope &S, StringRef Name,
+                                                ScalarType T, unsigned Width) {
+  // Each element is a register of its own, so that element accesses are
+  // plain register reads and writes that promote like any other.
+  for (unsigned E = 0; E < Width; ++E) {
+    std::string EName = vectorElementName(Name, E);
+    Symbol Elem;
+    Elem.K = Symbol::Reg;
+    Elem.Type = T;
+    Elem.Slot = createSlot(llvmType(Ctx, T), EName);
+    S.Names[EName] = Elem;
+  }
+  Symbol V;
+  V.K = Symbol::Reg;
+  V.Type = T;
+  V.VectorWidth = Width;
+  HasVectorRegisters = true;
+  return S.Names[Name] = V;
+}
+
 Symbol *FunctionLowering::lookup(StringRef Name) {
   for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
     auto F = It->Names.find(Name);
@@ -347,11 +420,27 @@ Symbol *FunctionLowering::lookup(StringRef Name) {
     if ((IdxStr.size() > 1 && IdxStr[0] == '0') || IdxStr.getAsInteger(10, Idx) ||
         Idx >= R->second.Count)
       continue;
+    if (R->second.VectorWidth)
+      return &declareVectorRegister(*It, Name, R->second.Type,
+                                    R->second.VectorWidth);
     Symbol S;
     S.K = Symbol::Reg;
     S.Type = R->second.Type;
     S.Slot = createSlot(llvmType(Ctx, S.Type), Name);
     return &(It->Names[Name] = S);
+  }
+  // `%q1.x` of a vector register range: naming the vector creates it, and
+  // its elements with it.
+  StringRef Base;
+  unsigned Index;
+  if (splitVectorElementName(Name, Base, Index)) {
+    Symbol *V = lookup(Base);
+    if (V && V->VectorWidth)
+      for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
+        auto F = It->Names.find(Name);
+        if (F != It->Names.end())
+          return &F->second;
+      }
   }
   auto G = ML.Globals.find(Name);
   if (G != ML.Globals.end())
@@ -372,13 +461,21 @@ void FunctionLowering::declare(const VarDecl &D) {
       error(D.Loc, "register '" + D.Name + "' has no valid type");
       return;
     }
-    if (D.VectorWidth || !D.Dims.empty()) {
-      error(D.Loc, "vector and array registers are not supported yet ('" +
-                       D.Name + "')");
+    if (!D.Dims.empty()) {
+      error(D.Loc, "array registers are not supported ('" + D.Name +
+                       "'); use a .local array or separate registers");
+      return;
+    }
+    if (D.VectorWidth && !validVectorRegister(D.Type, D.VectorWidth)) {
+      error(D.Loc, "vector register '" + D.Name + "': " + vectorRegisterRule());
       return;
     }
     if (D.RangeCount) {
-      S.Ranges[D.Name] = {D.Type, D.RangeCount};
+      S.Ranges[D.Name] = {D.Type, D.RangeCount, D.VectorWidth};
+      return;
+    }
+    if (D.VectorWidth) {
+      declareVectorRegister(S, D.Name, D.Type, D.VectorWidth);
       return;
     }
     Symbol Sym;
@@ -717,6 +814,10 @@ Value *FunctionLowering::readOperand(const Operand &O, Type *Want,
       Value *A = symbolAddress(O, O.Name, O.Loc);
       return A ? coerce(A, Want, false) : nullptr;
     }
+    if (S->VectorWidth) {
+      error(O.Loc, "vector register '" + O.Name + "' cannot be used here");
+      return nullptr;
+    }
     Value *V = B.CreateLoad(S->Slot->getAllocatedType(), S->Slot);
     if (O.Negated) {
       if (!V->getType()->isIntegerTy(1)) {
@@ -841,9 +942,11 @@ void FunctionLowering::write(const Operand &O, Value *V, bool Signed) {
     return;
   }
   Symbol *S = lookup(O.Name);
-  if (!S || S->K != Symbol::Reg) {
-    error(O.Loc, S ? "'" + O.Name + "' is not a register"
-                   : "use of undeclared register '" + O.Name + "'");
+  if (!S || S->K != Symbol::Reg || S->VectorWidth) {
+    error(O.Loc, !S ? "use of undeclared register '" + O.Name + "'"
+                 : S->VectorWidth
+                     ? "vector register '" + O.Name + "' cannot be used here"
+                     : "'" + O.Name + "' is not a register");
     return;
   }
   B.CreateStore(coerce(V, S->Slot->getAllocatedType(), Signed), S->Slot);
@@ -895,6 +998,10 @@ Value *FunctionLowering::addressOf(const Operand &O, StateSpace Space,
           PtrTy);
     }
     Type *IntTy = Space == StateSpace::Shared ? B.getInt32Ty() : B.getInt64Ty();
+    if (S && S->K == Symbol::Reg && S->VectorWidth) {
+      error(O.Loc, "vector register '" + Base.str() + "' cannot be an address");
+      return nullptr;
+    }
     if (S && S->K == Symbol::Reg && S->Type != ScalarType::Pred) {
       Value *R = B.CreateLoad(S->Slot->getAllocatedType(), S->Slot);
       IntTy = R->getType()->getIntegerBitWidth() == 64 ? B.getInt64Ty()
@@ -963,12 +1070,128 @@ static const OpcodeTable &opcodeTable() {
   return Table;
 }
 
+/// Checks the register parts that O names (a vector's element, a video
+/// selector) and notes in Expand whether a whole vector register stands
+/// where the instruction takes a vector operand. Depth is 0 for I's own
+/// operands and 1 inside a brace (or call) list.
+bool FunctionLowering::checkRegisterParts(const Instruction &I,
+                                          const Operand &O, unsigned Depth,
+                                          bool &Expand) {
+  if (!O.Selector.empty()) {
+    error(O.Loc, "'." + O.Selector + "' selects part of a register only in "
+                 "video instructions; use a vector element (.x, .y, .z, .w) "
+                 "or extract the part with bfe or prmt");
+    return false;
+  }
+  for (const Operand &E : O.Elements)
+    if (!checkRegisterParts(I, E, Depth + 1, Expand))
+      return false;
+  if ((O.K != Operand::Register && O.K != Operand::Address) || O.Name.empty())
+    return true;
+  if (Symbol *S = lookup(O.Name)) {
+    if (!S->VectorWidth)
+      return true;
+    // The instructions that take vector operands (ISA "Vectors as
+    // Operands"); a call passes the vector whole (LowerControl.cpp).
+    bool IsCall = I.Opcode == "call";
+    bool TakesVectors =
+        StringSwitch<bool>(I.Opcode)
+            .Cases({"mov", "ld", "ldu", "st", "atom", "red", "tex", "tld4",
+                    "suld", "sust"},
+                   true)
+            .Default(false);
+    if (O.K == Operand::Register && ((IsCall && Depth == 1) ||
+                                     (TakesVectors && Depth == 0))) {
+      Expand |= !IsCall;
+      return true;
+    }
+    error(O.Loc, "vector register '" + O.Name + "' cannot be " +
+                     (O.K == Operand::Address ? "an address"
+                                              : "an operand of '" +
+                                                    I.fullName() + "'") +
+                     "; name one of its elements ('" + O.Name +
+                     ".x') or use it whole with mov, ld, st, atom, red, "
+                     "tex or call");
+    return false;
+  }
+  // %tid.x and the like stay special registers even where a register
+  // named %tid is declared (nvcc's kernels often do).
+  StringRef Base;
+  unsigned Index;
+  if (splitVectorElementName(O.Name, Base, Index) &&
+      !StringSwitch<bool>(Base)
+           .Cases({"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid",
+                   "%nclusterid", "%cluster_ctaid", "%cluster_nctaid"},
+                  true)
+           .Default(false))
+    if (Symbol *B = lookup(Base); B && B->K == Symbol::Reg) {
+      error(O.Loc, B->VectorWidth
+                       ? "'" + O.Name + "' is past the last element of the ." +
+                             "v" + std::to_string(B->VectorWidth) +
+                             " register '" + Base.str() + "'"
+                       : "'" + Base.str() + "' is not a vector register, so "
+                             "it has no element '" + O.Name + "'");
+      return false;
+    }
+  return true;
+}
+
+bool FunctionLowering::expandVectorOperands(const Instruction &I,
+                                            Instruction &Out, bool &Changed) {
+  Changed = false;
+  bool Expand = false;
+  for (const Operand &O : I.Operands)
+    if (!checkRegisterParts(I, O, 0, Expand))
+      return false;
+  if (!Expand)
+    return true;
+  // ld.v4 %q, [p] and the like: the register stands for {%q.x, ..., %q.w},
+  // which every instruction family taking a vector operand understands.
+  Out = I;
+  for (Operand &O : Out.Operands) {
+    if (O.K != Operand::Register)
+      continue;
+    Symbol *S = lookup(O.Name);
+    if (!S || !S->VectorWidth)
+      continue;
+    Operand List;
+    List.K = Operand::Vector;
+    List.Loc = O.Loc;
+    for (unsigned E = 0; E < S->VectorWidth; ++E) {
+      Operand Elem;
+      Elem.K = Operand::Register;
+      Elem.Loc = O.Loc;
+      Elem.Name = vectorElementName(O.Name, E);
+      List.Elements.push_back(std::move(Elem));
+    }
+    O = std::move(List);
+  }
+  Changed = true;
+  return true;
+}
+
 void FunctionLowering::lowerInstruction(const Instruction &I) {
   const OpcodeTable &T = opcodeTable();
   auto It = T.find(I.Opcode);
   if (It == T.end()) {
     unsupported(I);
     return;
+  }
+  // Register parts only need a look when the function has vector registers
+  // or the instruction names a part.
+  bool Look = HasVectorRegisters;
+  for (const Operand &O : I.Operands)
+    Look |= !O.Selector.empty() || O.Name.find('.') != std::string::npos ||
+            !O.Elements.empty();
+  if (Look) {
+    Instruction Expanded;
+    bool Changed;
+    if (!expandVectorOperands(I, Expanded, Changed))
+      return;
+    if (Changed) {
+      It->second(*this, Expanded);
+      return;
+    }
   }
   It->second(*this, I);
 }

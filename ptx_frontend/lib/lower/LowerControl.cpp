@@ -160,7 +160,8 @@ bool layOutCallList(FunctionLowering &L, const Operand *List,
       Bytes = S->Bytes;
       Al = S->Alignment;
     } else if (S && S->K == Symbol::Reg) {
-      Bytes = std::max(1u, byteSize(S->Type));
+      // A vector register goes as a .vN value: its elements side by side.
+      Bytes = std::max(1u, byteSize(S->Type)) * std::max(1u, S->VectorWidth);
       Al = Bytes;
     } else {
       L.error(E.Loc, "call arguments and results must be .param variables or "
@@ -228,22 +229,43 @@ static void lowerCall(FunctionLowering &L, const Instruction &I) {
   };
   AllocaInst *ArgBuf = buffer(ArgBytes, ArgAlign, "call.args");
   AllocaInst *RetBuf = buffer(RetBytes, RetAlign, "call.ret");
+  // The registers a slot holds: the register itself, or a vector's
+  // elements at their offsets.
+  auto registersOf = [&](const CallSlot &S) {
+    SmallVector<std::pair<AllocaInst *, uint32_t>, 4> Regs;
+    if (!S.Sym->VectorWidth) {
+      Regs.push_back({S.Sym->Slot, S.Offset});
+      return Regs;
+    }
+    for (unsigned E = 0; E < S.Sym->VectorWidth; ++E)
+      Regs.push_back({L.lookup(vectorElementName(S.Op->Name, E))->Slot,
+                      S.Offset + E * std::max(1u, byteSize(S.Sym->Type))});
+    return Regs;
+  };
   for (const CallSlot &S : ArgSlots) {
+    if (S.Sym->K == Symbol::Reg) {
+      for (auto [Slot, Off] : registersOf(S))
+        L.B.CreateStore(
+            L.B.CreateLoad(Slot->getAllocatedType(), Slot),
+            L.B.CreateConstInBoundsGEP1_32(L.B.getInt8Ty(), ArgBuf, Off));
+      continue;
+    }
     Value *Dst = L.B.CreateConstInBoundsGEP1_32(L.B.getInt8Ty(), ArgBuf, S.Offset);
-    if (S.Sym->K == Symbol::Reg)
-      L.B.CreateStore(L.B.CreateLoad(S.Sym->Slot->getAllocatedType(), S.Sym->Slot),
-                      Dst);
-    else
-      L.B.CreateMemCpy(Dst, Align(1), S.Sym->LocalVar, Align(1), S.Bytes);
+    L.B.CreateMemCpy(Dst, Align(1), S.Sym->LocalVar, Align(1), S.Bytes);
   }
   L.B.CreateCall(FT, Target, {RetBuf, ArgBuf});
   for (const CallSlot &S : RetSlots) {
+    if (S.Sym->K == Symbol::Reg) {
+      for (auto [Slot, Off] : registersOf(S))
+        L.B.CreateStore(
+            L.B.CreateLoad(Slot->getAllocatedType(),
+                           L.B.CreateConstInBoundsGEP1_32(L.B.getInt8Ty(),
+                                                          RetBuf, Off)),
+            Slot);
+      continue;
+    }
     Value *Src = L.B.CreateConstInBoundsGEP1_32(L.B.getInt8Ty(), RetBuf, S.Offset);
-    if (S.Sym->K == Symbol::Reg)
-      L.B.CreateStore(L.B.CreateLoad(S.Sym->Slot->getAllocatedType(), Src),
-                      S.Sym->Slot);
-    else
-      L.B.CreateMemCpy(S.Sym->LocalVar, Align(1), Src, Align(1), S.Bytes);
+    L.B.CreateMemCpy(S.Sym->LocalVar, Align(1), Src, Align(1), S.Bytes);
   }
 }
 

@@ -1160,6 +1160,28 @@ void lowerMov(FunctionLowering &L, const Instruction &I) {
     return;
   }
   Type *Ty = llvmType(L.Ctx, T);
+  unsigned Vec = I.hasModifier("v2") ? 2 : I.hasModifier("v4") ? 4 : 0;
+  if (Vec) {
+    // mov.v4.f32 {a, b, c, d}, V and the like: element by element (vector
+    // registers arrive as their element lists). All sources are read before
+    // any destination is written, so overlapping lists move as a whole.
+    const Operand &D = I.Operands[0], &A = I.Operands[1];
+    if (D.K != Operand::Vector || D.Elements.size() != Vec ||
+        A.K != Operand::Vector || A.Elements.size() != Vec) {
+      L.unsupported(I, "mov.v" + std::to_string(Vec) + " moves a vector of " +
+                           std::to_string(Vec) + " elements to another");
+      return;
+    }
+    SmallVector<Value *, 4> Vals;
+    for (const Operand &E : A.Elements)
+      if (Value *V = L.readOperand(E, Ty, false))
+        Vals.push_back(V);
+      else
+        return;
+    for (unsigned E = 0; E < Vec; ++E)
+      L.write(D.Elements[E], Vals[E], false);
+    return;
+  }
   L.write(I.Operands[0], L.read(I, 1, Ty, false), false);
 }
 

@@ -87,6 +87,9 @@ struct Symbol {
   uint32_t ParamOffset = 0;        // Param: offset in ParamBase
   Value *ParamBase = nullptr;      // Param: the argument or return buffer
   uint32_t Bytes = 0, Alignment = 1; // Var: size and alignment
+  /// Reg: a `.v2`/`.v4` vector register, which has no slot of its own; its
+  /// elements are registers named `%v.x`, `%v.y`, ... in the same scope.
+  unsigned VectorWidth = 0;
 };
 
 /// Size and alignment of a parameter as PTX lays out parameter lists.
@@ -159,6 +162,7 @@ public:
   struct RangeDecl {
     ScalarType Type;
     unsigned Count;
+    unsigned VectorWidth;
   };
   struct Scope {
     StringMap<Symbol> Names;
@@ -190,6 +194,16 @@ public:
     return AB.CreateAlloca(Ty, nullptr, Name);
   }
   void declare(const VarDecl &D);
+  /// Declares the vector register Name (and its element registers) in S.
+  Symbol &declareVectorRegister(Scope &S, StringRef Name, ScalarType Type,
+                                unsigned Width);
+  /// I with every whole vector register operand written as the brace list
+  /// of its elements; false (and a diagnostic) on a misused register part.
+  bool expandVectorOperands(const Instruction &I, Instruction &Out,
+                            bool &Changed);
+  bool checkRegisterParts(const Instruction &I, const Operand &O,
+                          unsigned Depth, bool &Expand);
+  bool HasVectorRegisters = false;
   BasicBlock *labelBlock(StringRef Name) {
     BasicBlock *&BB = Labels[Name];
     if (!BB)
@@ -242,6 +256,14 @@ public:
   /// an i1 slot created on first use by LowerInteger.cpp.
   AllocaInst *CarryFlag = nullptr;
 };
+
+/// `%v.x`, `%v.y`, ...: the register holding element Index of vector Vector.
+std::string vectorElementName(StringRef Vector, unsigned Index);
+/// The inverse: false when Name is not of the form `vector.x`.
+bool splitVectorElementName(StringRef Name, StringRef &Vector, unsigned &Index);
+/// Whether `.reg .vWidth .T` declares a register the ISA allows.
+bool validVectorRegister(ScalarType T, unsigned Width);
+const char *vectorRegisterRule();
 
 /// An instruction handler: lowers one PTX instruction at L's insertion point,
 /// or reports why it cannot.

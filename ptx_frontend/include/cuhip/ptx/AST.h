@@ -115,6 +115,10 @@ struct Operand {
   uint64_t FloatBits = 0;
   double FloatValue = 0;
   std::vector<Operand> Elements; // Vector elements
+  /// A register's part selector written after it without a dot: `b0` of
+  /// `%r1.b0`, `h10` of `%r2.h10` (video instructions). Vector components
+  /// (.x/.y/.z/.w and .r/.g/.b/.a) are folded into Name as `%v.x` instead.
+  std::string Selector;
   /// Second destination of dual-result instructions (`%r1|%p1`).
   std::unique_ptr<Operand> Pair;
 
@@ -127,6 +131,7 @@ struct Operand {
     BaseIsSymbol = O.BaseIsSymbol; Offset = O.Offset; IntValue = O.IntValue;
     FloatHasBits = O.FloatHasBits; FloatIsDouble = O.FloatIsDouble;
     FloatBits = O.FloatBits; FloatValue = O.FloatValue; Elements = O.Elements;
+    Selector = O.Selector;
     Pair = O.Pair ? std::make_unique<Operand>(*O.Pair) : nullptr;
     return *this;
   }

@@ -14,7 +14,9 @@
 // Surface accesses take a byte column and honour the .zero/.clamp/.trap
 // boundary mode; a trap ends the block as an illegal address, as memcheck's
 // bad accesses do. A handle that is not a live descriptor faults the same
-// way when it is read.
+// way when it is read. Cube maps project the direction onto a face by the
+// guide's table and sample that face as a normalized 2D texture; seamless
+// cube maps take the texels beyond a face's edge from the next face.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
@@ -177,20 +179,90 @@ float quantizedFraction(double F) {
   return float(std::nearbyint(F * 256.0) / 256.0);
 }
 
+/// The CUDA programming guide's cubemap fetch (section "Cubemap Textures",
+/// table "Cubemap Fetch"; the PTX ISA's tex.cube says the same in words):
+/// the component of largest magnitude m selects the face, and the face is
+/// addressed at the normalized coordinates ((s/m + 1) / 2, (t/m + 1) / 2):
+///
+///   |x| largest   x >= 0: face 0 (+X), s = -z, t = -y
+///                 x <  0: face 1 (-X), s =  z, t = -y
+///   |y| largest   y >= 0: face 2 (+Y), s =  x, t =  z
+///                 y <  0: face 3 (-Y), s =  x, t = -z
+///   |z| largest   z >= 0: face 4 (+Z), s =  x, t = -y
+///                 z <  0: face 5 (-Z), s = -x, t = -y
+///
+/// The table's conditions are strict, so it leaves ties open; here a tie
+/// goes to z, then y. The lookup computes in float, as the instruction's
+/// operands are; the seamless-filtering remap below computes in double.
+template <typename F> struct CubeCoord {
+  unsigned Face;
+  F U, V;
+};
+template <typename F> CubeCoord<F> projectToFace(F X, F Y, F Z) {
+  F AX = std::fabs(X), AY = std::fabs(Y), AZ = std::fabs(Z);
+  unsigned Face;
+  F M, S, T;
+  if (AX > AY && AX > AZ) {
+    Face = X >= 0 ? 0 : 1;
+    M = AX;
+    S = X >= 0 ? -Z : Z;
+    T = -Y;
+  } else if (AY > AZ) {
+    Face = Y >= 0 ? 2 : 3;
+    M = AY;
+    S = X;
+    T = Y >= 0 ? Z : -Z;
+  } else {
+    Face = Z >= 0 ? 4 : 5;
+    M = AZ;
+    S = Z >= 0 ? X : -X;
+    T = -Y;
+  }
+  return {Face, (S / M + 1) / 2, (T / M + 1) / 2};
+}
+
+/// The direction through face coordinates (s, t) in [-1, 1] of a face: the
+/// table above solved for (x, y, z) with m = 1.
+void faceDirection(unsigned Face, double S, double T, double Dir[3]) {
+  const double Table[6][3] = {{1, -T, -S}, {-1, -T, S}, {S, 1, T},
+                              {S, -1, -T}, {S, -T, 1},  {-S, -T, -1}};
+  std::copy(Table[Face % 6], Table[Face % 6] + 3, Dir);
+}
+
 struct Fetch {
   const TextureDescriptor &T;
   int64_t Size[3];
-  int64_t Slice = 0; // the layer, for layered textures
+  int64_t Slice = 0; // the layer, for layered textures (the face of a cube)
+  // Seamless cube-map filtering: the layer of the cube's face 0, whose six
+  // faces a texel index beyond the edge of face Slice - CubeBase moves to.
+  int64_t CubeBase = -1;
 
   /// The texel at index (I, J, K) after addressing, into Out[0..3] as
   /// floats (or integer bits when the texture returns integers).
   void texel(const int64_t Idx[3], unsigned Dims, bool AsFloat,
              float *OutF, uint32_t *OutI) const {
     int64_t A[3] = {0, 0, 0};
+    int64_t Layer = Slice;
     bool Inside = true;
-    for (unsigned D = 0; D < Dims; ++D)
-      Inside &= addressIndex(T.AddressMode[D], T.NormalizedCoords, Idx[D],
-                             Size[D], A[D]);
+    if (CubeBase >= 0 &&
+        (Idx[0] < 0 || Idx[0] >= Size[0] || Idx[1] < 0 || Idx[1] >= Size[1])) {
+      // The texel's centre seen from the cube's centre lies on the face
+      // next to this edge; project it there.
+      double Dir[3];
+      faceDirection(unsigned(Slice - CubeBase),
+                    2 * (double(Idx[0]) + 0.5) / double(Size[0]) - 1,
+                    2 * (double(Idx[1]) + 0.5) / double(Size[1]) - 1, Dir);
+      CubeCoord<double> P = projectToFace(Dir[0], Dir[1], Dir[2]);
+      Layer = CubeBase + P.Face;
+      A[0] = std::clamp(floorIndex(P.U * double(Size[0])), int64_t(0),
+                        Size[0] - 1);
+      A[1] = std::clamp(floorIndex(P.V * double(Size[1])), int64_t(0),
+                        Size[1] - 1);
+    } else {
+      for (unsigned D = 0; D < Dims; ++D)
+        Inside &= addressIndex(T.AddressMode[D], T.NormalizedCoords, Idx[D],
+                               Size[D], A[D]);
+    }
     if (!Inside) {
       for (unsigned C = 0; C < 4; ++C) {
         OutF[C] = T.BorderColor[C];
@@ -198,7 +270,7 @@ struct Fetch {
       }
       return;
     }
-    const uint8_t *P = texelAddress(T, A[0], A[1], Slice * T.Depth + A[2]);
+    const uint8_t *P = texelAddress(T, A[0], A[1], Layer * T.Depth + A[2]);
     for (unsigned C = 0; C < 4; ++C) {
       if (C < T.Channels) {
         if (AsFloat)
@@ -214,31 +286,15 @@ struct Fetch {
   }
 };
 
-} // namespace
-
-extern "C" void cuhip_tex_fetch(const TextureDescriptor *Handle,
-                                uint32_t Shape, uint32_t Layer, uint32_t X,
-                                uint32_t Y, uint32_t Z, uint32_t *Out) {
-  const TextureDescriptor &T = *checked(Handle, TextureDescriptor::TextureMagic);
-  unsigned Dims = std::clamp<unsigned>(Shape & ptx::TexShapeDimsMask, 1, 3);
-  Fetch F{T, {T.Width, T.Height, T.Depth}};
-  if ((Shape & ptx::TexShapeLayered) && T.Layers)
-    F.Slice = std::clamp<int64_t>(int32_t(Layer), 0, T.Layers - 1);
-  bool AsFloat = returnsFloat(T);
-  uint32_t Coord[3] = {X, Y, Z};
-  float Res[4];
-  uint32_t ResI[4];
-  if (!(Shape & ptx::TexShapeFloatCoords)) {
-    // Integer coordinates (tex1Dfetch): texel indices, never filtered.
-    int64_t Idx[3] = {int32_t(X), int32_t(Y), int32_t(Z)};
-    TextureDescriptor Plain = T;
-    Plain.NormalizedCoords = false;
-    Fetch P{Plain, {T.Width, T.Height, T.Depth}, F.Slice};
-    P.texel(Idx, Dims, AsFloat, Res, ResI);
-  } else if (!T.LinearFilter || !AsFloat) {
+/// Point or linear filtering at float coordinates Coord (Dims of them),
+/// into Res (floats) or ResI (integer bits).
+void filter(const Fetch &F, unsigned Dims, const float Coord[3], bool AsFloat,
+            float *Res, uint32_t *ResI) {
+  const TextureDescriptor &T = F.T;
+  if (!T.LinearFilter || !AsFloat) {
     int64_t Idx[3] = {0, 0, 0};
     for (unsigned D = 0; D < Dims; ++D) {
-      float C = bitsToFloat(Coord[D]);
+      float C = Coord[D];
       if (T.NormalizedCoords && T.AddressMode[D] == TexAddressMode::Mirror &&
           std::isfinite(C)) {
         // The guide's mirror: frac(x) where floor(x) is even, 1 - frac(x)
@@ -252,32 +308,88 @@ extern "C" void cuhip_tex_fetch(const TextureDescriptor *Handle,
       Idx[D] = floorIndex(texelCoordinate(T, C, F.Size[D]));
     }
     F.texel(Idx, Dims, AsFloat, Res, ResI);
-  } else {
-    // tex(x) = (1 - a) T[i] + a T[i + 1] with xB = x - 0.5, i = floor(xB)
-    // and a = frac(xB), per dimension.
-    int64_t Base[3] = {0, 0, 0};
-    float Frac[3] = {0, 0, 0};
+    return;
+  }
+  // tex(x) = (1 - a) T[i] + a T[i + 1] with xB = x - 0.5, i = floor(xB)
+  // and a = frac(xB), per dimension.
+  int64_t Base[3] = {0, 0, 0};
+  float Frac[3] = {0, 0, 0};
+  for (unsigned D = 0; D < Dims; ++D) {
+    double U = texelCoordinate(T, Coord[D], F.Size[D]) - 0.5;
+    Base[D] = floorIndex(U);
+    Frac[D] = quantizedFraction(U - std::floor(U));
+  }
+  std::fill(Res, Res + 4, 0.0f);
+  for (unsigned Corner = 0; Corner < (1u << Dims); ++Corner) {
+    int64_t Idx[3] = {0, 0, 0};
+    float W = 1.0f;
     for (unsigned D = 0; D < Dims; ++D) {
-      double U =
-          texelCoordinate(T, bitsToFloat(Coord[D]), F.Size[D]) - 0.5;
-      Base[D] = floorIndex(U);
-      Frac[D] = quantizedFraction(U - std::floor(U));
+      bool Upper = Corner & (1u << D);
+      Idx[D] = Base[D] + Upper;
+      W *= Upper ? Frac[D] : 1.0f - Frac[D];
     }
+    float V[4];
+    uint32_t Unused[4];
+    F.texel(Idx, Dims, true, V, Unused);
+    for (unsigned C = 0; C < 4; ++C)
+      Res[C] += W * V[C];
+  }
+}
+
+/// tex.cube / tex.acube: the direction picks a face of cube Layer, whose
+/// 2D texture is sampled at normalized coordinates (what the projection
+/// makes, whatever the texture's normalizedCoords says).
+void cubeFetch(const TextureDescriptor &T, bool Layered, uint32_t Layer,
+               float X, float Y, float Z, bool AsFloat, float *Res,
+               uint32_t *ResI) {
+  if (!T.Cubemap || T.Layers < 6) {
+    // Not a cube map: nothing to read (CUDA leaves the result undefined).
     std::fill(Res, Res + 4, 0.0f);
-    for (unsigned Corner = 0; Corner < (1u << Dims); ++Corner) {
-      int64_t Idx[3] = {0, 0, 0};
-      float W = 1.0f;
-      for (unsigned D = 0; D < Dims; ++D) {
-        bool Upper = Corner & (1u << D);
-        Idx[D] = Base[D] + Upper;
-        W *= Upper ? Frac[D] : 1.0f - Frac[D];
-      }
-      float V[4];
-      uint32_t Unused[4];
-      F.texel(Idx, Dims, true, V, Unused);
-      for (unsigned C = 0; C < 4; ++C)
-        Res[C] += W * V[C];
-    }
+    std::fill(ResI, ResI + 4, 0u);
+    return;
+  }
+  CubeCoord<float> P = projectToFace(X, Y, Z);
+  TextureDescriptor Face = T;
+  Face.NormalizedCoords = true;
+  // Seamless cube maps ignore the address modes: point sampling clamps,
+  // and linear filtering crosses into the neighbouring faces.
+  if (T.SeamlessCubemap)
+    std::fill(Face.AddressMode, Face.AddressMode + 3, TexAddressMode::Clamp);
+  int64_t Cube =
+      Layered ? std::clamp<int64_t>(int32_t(Layer), 0, T.Layers / 6 - 1) : 0;
+  Fetch F{Face, {T.Width, T.Height, 1}, Cube * 6 + P.Face};
+  if (T.SeamlessCubemap && T.LinearFilter && AsFloat)
+    F.CubeBase = Cube * 6;
+  const float Coord[3] = {P.U, P.V, 0};
+  filter(F, 2, Coord, AsFloat, Res, ResI);
+}
+
+} // namespace
+
+extern "C" void cuhip_tex_fetch(const TextureDescriptor *Handle,
+                                uint32_t Shape, uint32_t Layer, uint32_t X,
+                                uint32_t Y, uint32_t Z, uint32_t *Out) {
+  const TextureDescriptor &T = *checked(Handle, TextureDescriptor::TextureMagic);
+  unsigned Dims = std::clamp<unsigned>(Shape & ptx::TexShapeDimsMask, 1, 3);
+  Fetch F{T, {T.Width, T.Height, T.Depth}};
+  if ((Shape & ptx::TexShapeLayered) && T.Layers)
+    F.Slice = std::clamp<int64_t>(int32_t(Layer), 0, T.Layers - 1);
+  bool AsFloat = returnsFloat(T);
+  float Res[4];
+  uint32_t ResI[4];
+  if (Shape & ptx::TexShapeCube) {
+    cubeFetch(T, Shape & ptx::TexShapeLayered, Layer, bitsToFloat(X),
+              bitsToFloat(Y), bitsToFloat(Z), AsFloat, Res, ResI);
+  } else if (!(Shape & ptx::TexShapeFloatCoords)) {
+    // Integer coordinates (tex1Dfetch): texel indices, never filtered.
+    int64_t Idx[3] = {int32_t(X), int32_t(Y), int32_t(Z)};
+    TextureDescriptor Plain = T;
+    Plain.NormalizedCoords = false;
+    Fetch P{Plain, {T.Width, T.Height, T.Depth}, F.Slice};
+    P.texel(Idx, Dims, AsFloat, Res, ResI);
+  } else {
+    const float Coord[3] = {bitsToFloat(X), bitsToFloat(Y), bitsToFloat(Z)};
+    filter(F, Dims, Coord, AsFloat, Res, ResI);
   }
   for (unsigned C = 0; C < 4; ++C)
     Out[C] = AsFloat ? floatToBits(Res[C]) : ResI[C];
@@ -336,6 +448,9 @@ extern "C" uint32_t cuhip_tex_query(const TextureDescriptor *Handle,
   case ptx::TexQueryAddrMode2:
     return uint32_t(T.AddressMode[Query - ptx::TexQueryAddrMode0]);
   case ptx::TexQueryArraySize:
+    // A layered cube map is an array of cubes, six layers each.
+    if (T.Cubemap)
+      return T.CubemapLayered ? T.Layers / 6 : 0;
     return T.Layers;
   case ptx::TexQueryNumMipmapLevels:
   case ptx::TexQueryNumSamples:

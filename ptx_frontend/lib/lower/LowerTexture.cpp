@@ -8,10 +8,14 @@
 // the handle, a shape word saying what the instruction's modifiers fixed,
 // the coordinates as 32-bit values and a buffer for the results. The host
 // target links those calls to host/TextureSampler.cpp; the AMDGPU target
-// has no sampler and refuses them by name. Texture references (a .texref
-// name as the operand), explicit samplers, depth compare, .f16 results,
-// mipmap levels other than the base one, cube maps and formatted surface
-// stores (sust.p) are reported as unsupported.
+// has no sampler and refuses them by name. tex.cube and tex.acube pass
+// the direction as X, Y, Z (and the cube of an array as the layer); the
+// sampler picks the face. Texture references (a .texref name as the
+// operand), explicit samplers, depth compare, .f16 results, mipmap levels
+// other than the base one, tld4 on cube maps and formatted surface stores
+// (sust.p) are reported as unsupported. Surfaces over cube maps need
+// nothing here: surfCubemap* compile to suld/sust .a2d with the face as
+// the layer.
 //
 //===----------------------------------------------------------------------===//
 #include "LowerImpl.h"
@@ -25,6 +29,7 @@ namespace {
 struct Geometry {
   unsigned Dims = 0; // 0: not a geometry this lowering knows
   bool Layered = false;
+  bool Cube = false; // a direction (x, y, z) rather than a position
 };
 
 Geometry geometryOf(const Instruction &I) {
@@ -35,7 +40,9 @@ Geometry geometryOf(const Instruction &I) {
                {"2d", {2, false}},
                {"3d", {3, false}},
                {"a1d", {1, true}},
-               {"a2d", {2, true}}};
+               {"a2d", {2, true}},
+               {"cube", {3, false, true}},
+               {"acube", {3, true, true}}};
   for (const auto &K : Known)
     if (I.hasModifier(K.Name))
       return K.G;
@@ -123,16 +130,19 @@ void lowerTex(FunctionLowering &L, const Instruction &I) {
       (DType != ScalarType::F32 && DType != ScalarType::S32 &&
        DType != ScalarType::U32) ||
       (CType != ScalarType::F32 && CType != ScalarType::S32) ||
+      (G.Cube && CType != ScalarType::F32) ||
       I.Operands.size() != 2 + Extra || I.Operands[0].Pair) {
-    L.unsupported(I, "expected tex{.level,.grad}.{1d,2d,3d,a1d,a2d}.v4."
-                     "{f32,s32,u32}.{f32,s32} d, [handle, c]");
+    L.unsupported(I, "expected tex{.level,.grad}.{1d,2d,3d,a1d,a2d,cube,"
+                     "acube}.v4.{f32,s32,u32}.{f32,s32} d, [handle, c] "
+                     "(.f32 coordinates for .cube and .acube)");
     return;
   }
   Value *H = handleOf(L, I, I.Operands[1]);
   std::vector<const Operand *> C;
   if (!H || !coordinatesOf(L, I, I.Operands[1], C))
     return;
-  // Arrays put the layer (.s32) first; 3D coordinates come as four.
+  // Arrays put the layer (.s32; the cube for .acube) first; 3D and cube
+  // coordinates come as four.
   unsigned Need = G.Dims + G.Layered;
   if (C.size() < Need) {
     L.error(I.Loc, "'" + I.fullName() + "' needs " + Twine(Need) +
@@ -154,7 +164,8 @@ void lowerTex(FunctionLowering &L, const Instruction &I) {
       return;
     }
   uint32_t Shape = G.Dims | (G.Layered ? TexShapeLayered : 0) |
-                   (Float ? TexShapeFloatCoords : 0);
+                   (Float ? TexShapeFloatCoords : 0) |
+                   (G.Cube ? TexShapeCube : 0);
   Type *I32 = L.B.getInt32Ty(), *Ptr = L.B.getPtrTy();
   Value *Buf = resultBuffer(L);
   L.B.CreateCall(samplerFunction(L, "cuhip_tex_fetch", L.B.getVoidTy(),
@@ -249,7 +260,7 @@ bool surfaceAccess(FunctionLowering &L, const Instruction &I,
   SurfBoundary Mode = I.hasModifier("clamp")  ? SurfBoundary::Clamp
                       : I.hasModifier("zero") ? SurfBoundary::Zero
                                               : SurfBoundary::Trap;
-  if (!G.Dims || !I.hasModifier("b") || !isBitType(DType) ||
+  if (!G.Dims || G.Cube || !I.hasModifier("b") || !isBitType(DType) ||
       DType == ScalarType::B128) {
     L.unsupported(I, "expected " + I.Opcode +
                          ".b.{1d,2d,3d,a1d,a2d}{.v2,.v4}.{b8,b16,b32,b64}"

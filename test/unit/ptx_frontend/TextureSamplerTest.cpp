@@ -3,8 +3,9 @@
 // cuhip_tex_fetch, cuhip_tex_gather, cuhip_tex_query and the surface
 // accesses on hand-made descriptors: element formats and read modes, the
 // address modes with normalized and unnormalized coordinates, linear
-// filtering with 9-bit weights, layers, and the surface boundary modes
-// (trap through a guarded block, as a kernel runs).
+// filtering with 9-bit weights, layers, cube maps (face selection, layered
+// and seamless), and the surface boundary modes (trap through a guarded
+// block, as a kernel runs).
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
@@ -164,6 +165,109 @@ TEST(TextureSampler, LayersGatherAndQueries) {
   EXPECT_EQ(value(Out[1]), 12.0f); // (i+1, j+1)
   EXPECT_EQ(value(Out[2]), 2.0f);  // (i+1, j)
   EXPECT_EQ(value(Out[3]), 1.0f);  // (i, j)
+}
+
+/// Cubes of six 4x4 float faces (+X, -X, +Y, -Y, +Z, -Z); texel (x, y) of
+/// layer l is 100 l + 10 y + x.
+struct CubeImage {
+  static constexpr uint32_t N = 4;
+  std::vector<float> Data;
+  TextureDescriptor D;
+  explicit CubeImage(uint32_t Cubes) : Data(N * N * 6 * Cubes) {
+    for (uint32_t L = 0; L < 6 * Cubes; ++L)
+      for (uint32_t Y = 0; Y < N; ++Y)
+        for (uint32_t X = 0; X < N; ++X)
+          Data[(L * N + Y) * N + X] = 100.0f * L + 10.0f * Y + X;
+    D.Magic = TextureDescriptor::TextureMagic;
+    D.Data = reinterpret_cast<uint8_t *>(Data.data());
+    D.Width = D.Height = N;
+    D.RowPitch = N * 4;
+    D.SlicePitch = N * N * 4;
+    D.Dims = 2;
+    D.Layers = 6 * Cubes;
+    D.Cubemap = true;
+    D.CubemapLayered = Cubes > 1;
+    D.NormalizedCoords = true;
+    D.AddressMode[0] = D.AddressMode[1] = TexAddressMode::Clamp;
+  }
+  float fetch(float X, float Y, float Z, int32_t Cube = -1) const {
+    uint32_t Out[4];
+    uint32_t Shape = 3 | TexShapeCube | TexShapeFloatCoords |
+                     (Cube >= 0 ? uint32_t(TexShapeLayered) : 0u);
+    cuhip_tex_fetch(&D, Shape, uint32_t(Cube), bits(X), bits(Y), bits(Z), Out);
+    return value(Out[0]);
+  }
+};
+
+TEST(TextureSampler, CubeMapFaceSelection) {
+  CubeImage C(1);
+  // Face coordinates (s, t) = (-0.5, 0.25) on each face: texel (1, 2).
+  // The directions follow the guide's table: +X (1, -t, -s), -X (-1, -t,
+  // s), +Y (s, 1, t), -Y (s, -1, -t), +Z (s, -t, 1), -Z (-s, -t, -1).
+  EXPECT_EQ(C.fetch(1, -0.25f, 0.5f), 21.0f);
+  EXPECT_EQ(C.fetch(-1, -0.25f, -0.5f), 121.0f);
+  EXPECT_EQ(C.fetch(-0.5f, 1, 0.25f), 221.0f);
+  EXPECT_EQ(C.fetch(-0.5f, -1, -0.25f), 321.0f);
+  EXPECT_EQ(C.fetch(-0.5f, -0.25f, 1), 421.0f);
+  EXPECT_EQ(C.fetch(0.5f, -0.25f, -1), 521.0f);
+  // Only the direction counts, not its length.
+  EXPECT_EQ(C.fetch(3, -0.75f, 1.5f), 21.0f);
+  EXPECT_EQ(C.fetch(-0.25f, -0.5f, -0.125f), 321.0f);
+  // Ties go to z, then y: (1, 1, 0) is +Y at s = 1 (clamped to column 3),
+  // t = 0 (row 2); (1, 0, 1) and (1, 1, 1) are +Z.
+  EXPECT_EQ(C.fetch(1, 1, 0), 223.0f);
+  EXPECT_EQ(C.fetch(1, 0, 1), 423.0f);
+  EXPECT_EQ(C.fetch(1, 1, 1), 403.0f);
+  // The projection's coordinates are normalized whatever the texture says.
+  C.D.NormalizedCoords = false;
+  EXPECT_EQ(C.fetch(-1, -0.25f, -0.5f), 121.0f);
+  // Linear filtering at a face's centre averages its four middle texels.
+  C.D.LinearFilter = true;
+  EXPECT_FLOAT_EQ(C.fetch(0, 0, -2), 500.0f + (11 + 12 + 21 + 22) / 4.0f);
+  // Address modes act within the face: at +Z's right edge (s = 1) wrap
+  // blends in column 0 of row 1.
+  C.D.AddressMode[0] = TexAddressMode::Wrap;
+  EXPECT_FLOAT_EQ(C.fetch(1, 0.25f, 1), 0.5f * (413 + 410));
+  EXPECT_EQ(cuhip_tex_query(&C.D, TexQueryArraySize), 0u);
+}
+
+TEST(TextureSampler, LayeredCubeMaps) {
+  CubeImage C(2);
+  EXPECT_EQ(C.fetch(-1, -0.25f, -0.5f, 0), 121.0f);
+  EXPECT_EQ(C.fetch(-1, -0.25f, -0.5f, 1), 721.0f);
+  EXPECT_EQ(C.fetch(0.5f, -0.25f, -1, 1), 1121.0f);
+  EXPECT_EQ(C.fetch(0.5f, -0.25f, -1, 9), 1121.0f); // the cube clamped
+  EXPECT_EQ(C.fetch(0.5f, -0.25f, -1), 521.0f);     // tex.cube: cube 0
+  // txq's array size counts cubes.
+  EXPECT_EQ(cuhip_tex_query(&C.D, TexQueryArraySize), 2u);
+  // A texture that is no cube map reads zeros rather than past its end.
+  FloatImage I(4, 3);
+  uint32_t Out[4] = {7, 7, 7, 7};
+  cuhip_tex_fetch(&I.D, 3 | TexShapeCube | TexShapeFloatCoords, 0, bits(1.0f),
+                  0, 0, Out);
+  EXPECT_EQ(value(Out[0]), 0.0f);
+  EXPECT_EQ(value(Out[3]), 0.0f);
+}
+
+TEST(TextureSampler, SeamlessCubeMaps) {
+  CubeImage C(1);
+  C.D.SeamlessCubemap = true;
+  // Point sampling clamps whatever the address mode.
+  C.D.AddressMode[0] = C.D.AddressMode[1] = TexAddressMode::Wrap;
+  EXPECT_EQ(C.fetch(1, 0, 1), 423.0f);
+  C.D.LinearFilter = true;
+  // +Z's left edge (s = -1) at row 1's centre (t = -0.25) is -X's right
+  // edge: half of (0, 1) of +Z, half of (3, 1) of -X.
+  EXPECT_FLOAT_EQ(C.fetch(-1, 0.25f, 1), 0.5f * 410 + 0.5f * 113);
+  // +Z's bottom edge (t = 1) at column 2 (s = 0.25) meets -Y's top row.
+  EXPECT_FLOAT_EQ(C.fetch(0.25f, -1, 1), 0.5f * 432 + 0.5f * 302);
+  // -Y's top row (t = -1, z = 1) at column 2 meets +Z's bottom row.
+  EXPECT_FLOAT_EQ(C.fetch(0.25f, -1, 0.9999f), 0.5f * 432 + 0.5f * 302);
+  // +X's right edge (s = 1: z = -1) at row 2 is -Z's left edge (-x = -1).
+  EXPECT_FLOAT_EQ(C.fetch(1, -0.25f, -0.9999f), 0.5f * 23 + 0.5f * 520);
+  // Without seamless filtering the edge wraps within the face.
+  C.D.SeamlessCubemap = false;
+  EXPECT_FLOAT_EQ(C.fetch(-1, 0.25f, 1), 0.5f * 410 + 0.5f * 413);
 }
 
 struct SurfaceCall {

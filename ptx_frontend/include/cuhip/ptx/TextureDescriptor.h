@@ -31,6 +31,10 @@ struct TextureDescriptor {
   uint64_t SlicePitch = 0;
   uint32_t Width = 1, Height = 1, Depth = 1; // in elements
   uint32_t Layers = 0;                       // 0: not a layered array
+  // A cube map is a 2D layered array whose layers are its faces (+X, -X,
+  // +Y, -Y, +Z, -Z); a layered cube map holds Layers / 6 cubes in a row.
+  bool Cubemap = false;
+  bool CubemapLayered = false;
   uint8_t Dims = 1;                          // 1, 2 or 3
   // The element format: Channels of ChannelBytes each, all of one kind.
   uint8_t Channels = 1;     // 1, 2 or 4
@@ -44,6 +48,9 @@ struct TextureDescriptor {
   bool ReadNormalizedFloat = false; // cudaReadModeNormalizedFloat
   bool NormalizedCoords = false;
   bool SRGB = false;
+  // cudaTextureDesc::seamlessCubemap: address modes are ignored, and linear
+  // filtering takes the texels beyond a face's edge from the next face.
+  bool SeamlessCubemap = false;
   float BorderColor[4] = {0, 0, 0, 0};
 };
 
@@ -53,6 +60,7 @@ enum : uint32_t {
   TexShapeDimsMask = 0x3, // 1, 2 or 3
   TexShapeLayered = 0x4,  // .a1d / .a2d: the first coordinate is the layer
   TexShapeFloatCoords = 0x8,
+  TexShapeCube = 0x10, // .cube / .acube: X, Y, Z are a direction
 };
 
 /// The Shape word of cuhip_surf_load and cuhip_surf_store.
@@ -83,9 +91,10 @@ enum : uint32_t {
 } // namespace cuhip::ptx
 
 extern "C" {
-/// tex.{1d,2d,3d,a1d,a2d}: four 32-bit results (float or integer bits, as
-/// the texture's format and read mode make them) at Out. Coordinates are
-/// the bits of .f32 or .s32 values; Layer is the layer of an array form.
+/// tex.{1d,2d,3d,a1d,a2d,cube,acube}: four 32-bit results (float or integer
+/// bits, as the texture's format and read mode make them) at Out.
+/// Coordinates are the bits of .f32 or .s32 values; Layer is the layer of
+/// an array form (the cube of .acube).
 void cuhip_tex_fetch(const cuhip::ptx::TextureDescriptor *T, uint32_t Shape,
                      uint32_t Layer, uint32_t X, uint32_t Y, uint32_t Z,
                      uint32_t *Out);

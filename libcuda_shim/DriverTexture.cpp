@@ -23,7 +23,7 @@ namespace {
 
 // CU_TRSF_* flags and CUDA_ARRAY3D_* flags (the latter equal cudaArray*).
 constexpr unsigned TrsfReadAsInteger = 0x01, TrsfNormalizedCoordinates = 0x02,
-                   TrsfSrgb = 0x10;
+                   TrsfSrgb = 0x10, TrsfSeamlessCubemap = 0x40;
 
 /// cudaChannelFormatKind values.
 enum : int { KindSigned = 0, KindUnsigned = 1, KindFloat = 2, KindNone = 3 };
@@ -282,6 +282,7 @@ CUHIP_EXPORT CUresult cuTexObjectCreate(CUtexObject *Tex,
   T.ReadMode = TexDesc->flags & TrsfReadAsInteger ? 0 : 1;
   T.NormalizedCoords = (TexDesc->flags & TrsfNormalizedCoordinates) != 0;
   T.SRGB = (TexDesc->flags & TrsfSrgb) != 0;
+  T.SeamlessCubemap = (TexDesc->flags & TrsfSeamlessCubemap) != 0;
   for (int K = 0; K < 4; ++K)
     T.BorderColor[K] = TexDesc->borderColor[K];
   T.MaxAnisotropy = TexDesc->maxAnisotropy;
@@ -340,7 +341,8 @@ CUHIP_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *TexDesc,
   D.filterMode = T.FilterMode;
   D.flags = (T.ReadMode ? 0 : TrsfReadAsInteger) |
             (T.NormalizedCoords ? TrsfNormalizedCoordinates : 0) |
-            (T.SRGB ? TrsfSrgb : 0);
+            (T.SRGB ? TrsfSrgb : 0) |
+            (T.SeamlessCubemap ? TrsfSeamlessCubemap : 0);
   D.maxAnisotropy = T.MaxAnisotropy;
   D.mipmapFilterMode = T.MipmapFilterMode;
   D.mipmapLevelBias = T.MipmapLevelBias;

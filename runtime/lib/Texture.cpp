@@ -143,7 +143,10 @@ Status describeResource(const ResourceSpec &R, bool Surface,
     D.SlicePitch = A.RowPitch * A.Rows;
     D.Width = uint32_t(A.Info.Width);
     D.Height = uint32_t(A.Rows);
-    bool Layered = A.Info.Flags & ArrayLayered;
+    // A cube map is a 2D layered array of faces to the sampler.
+    bool Layered = A.Info.Flags & (ArrayLayered | ArrayCubemap);
+    D.Cubemap = A.Info.Flags & ArrayCubemap;
+    D.CubemapLayered = D.Cubemap && (A.Info.Flags & ArrayLayered);
     D.Dims = A.Info.Height ? (A.Info.Depth && !Layered ? 3 : 2) : 1;
     D.Depth = Layered ? 1 : uint32_t(A.Slices);
     D.Layers = Layered ? uint32_t(A.Slices) : 0;
@@ -216,14 +219,10 @@ Status arrayCreate(Array **Out, const ChannelFormat &Format, size_t Width,
     return R.record(S);
   if (!Out)
     return fail(cudaErrorInvalidValue);
-  if (Flags & ArrayCubemap) {
-    logNotSupported("cube map arrays (cudaArrayCubemap)");
-    return fail(cudaErrorNotSupported);
-  }
-  if (Flags & ~unsigned(ArrayLayered | ArraySurfaceLoadStore |
+  if (Flags & ~unsigned(ArrayLayered | ArraySurfaceLoadStore | ArrayCubemap |
                         ArrayTextureGather)) {
-    logNotSupported("array flags other than Layered, SurfaceLoadStore and "
-                    "TextureGather");
+    logNotSupported("array flags other than Layered, SurfaceLoadStore, "
+                    "Cubemap and TextureGather");
     return fail(cudaErrorNotSupported);
   }
   unsigned Channels, Bits;
@@ -233,6 +232,11 @@ Status arrayCreate(Array **Out, const ChannelFormat &Format, size_t Width,
   // depth, and a 3D shape is not allowed with a depth but no height.
   bool Layered = Flags & ArrayLayered;
   if (Width == 0 || (Depth && !Height && !Layered) || (Layered && !Depth))
+    return fail(cudaErrorInvalidValue);
+  // A cube map's six faces are square, and a layered cube map is whole
+  // cubes: depth 6, or a multiple of 6 with Layered.
+  if ((Flags & ArrayCubemap) &&
+      (Height != Width || (Layered ? Depth % 6 != 0 : Depth != 6)))
     return fail(cudaErrorInvalidValue);
   auto A = std::make_unique<Array>();
   A->Info.Format = Format;
@@ -335,6 +339,8 @@ Status textureCreate(uint64_t *Out, const ResourceSpec &R,
                           D.ChannelBytes < 4;
   D.NormalizedCoords = Spec.NormalizedCoords != 0;
   D.SRGB = Spec.SRGB != 0;
+  // Seamless filtering is a cube-map property; other resources ignore it.
+  D.SeamlessCubemap = D.Cubemap && Spec.SeamlessCubemap != 0;
   std::copy(Spec.BorderColor, Spec.BorderColor + 4, D.BorderColor);
   // Linear filtering interpolates floats; integer results cannot be.
   if (D.LinearFilter && D.Kind != ptx::TexChannelKind::Float &&

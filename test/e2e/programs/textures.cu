@@ -521,8 +521,8 @@ static void errors() {
   cudaChannelFormatDesc mixed = cudaCreateChannelDesc(8, 16, 0, 0,
                                                       cudaChannelFormatKindUnsigned);
   EXPECT_ERR(cudaMallocArray(&a, &mixed, 4, 4), cudaErrorInvalidValue);
-  EXPECT_ERR(cudaMalloc3DArray(&a, &desc, make_cudaExtent(4, 4, 6),
-                               cudaArrayCubemap),
+  EXPECT_ERR(cudaMalloc3DArray(&a, &desc, make_cudaExtent(4, 4, 0),
+                               cudaArraySparse),
              cudaErrorNotSupported);
   EXPECT_ERR(cudaFreeArray(nullptr), cudaSuccess);
   cudaTextureObject_t t;

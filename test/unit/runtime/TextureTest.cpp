@@ -58,8 +58,8 @@ TEST_F(TextureTest, ArraysCheckFormatAndShape) {
             cudaErrorInvalidValue); // depth without height
   EXPECT_EQ(arrayCreate(&A, format(16, 2, KindFloat), 4, 4, 0, ArrayLayered),
             cudaErrorInvalidValue); // layered without layers
-  EXPECT_EQ(arrayCreate(&A, format(32, 1, KindFloat), 4, 4, 6, ArrayCubemap),
-            cudaErrorNotSupported);
+  EXPECT_EQ(arrayCreate(&A, format(32, 1, KindFloat), 4, 4, 0, 0x40),
+            cudaErrorNotSupported); // cudaArraySparse
   ChannelFormat Bc = format(8, 4, KindUnsigned);
   Bc.Kind = 19; // a block-compressed kind of CUDA 11.5+
   EXPECT_EQ(arrayCreate(&A, Bc, 4, 4, 0, 0), cudaErrorNotSupported);
@@ -195,6 +195,94 @@ TEST_F(TextureTest, TextureObjectsDescribeTheirResource) {
   ASSERT_EQ(arrayDestroy(A), cudaSuccess);
   Res.Kind = ResourceKind::Array;
   EXPECT_EQ(textureCreate(&Tex, Res, TextureSpec()), cudaErrorInvalidValue);
+}
+
+TEST_F(TextureTest, CubeMapArrays) {
+  Array *A = nullptr;
+  const ChannelFormat F = format(16, 2, KindFloat);
+  // Square faces; six of them, or with ArrayLayered whole cubes.
+  EXPECT_EQ(arrayCreate(&A, F, 4, 5, 6, ArrayCubemap), cudaErrorInvalidValue);
+  EXPECT_EQ(arrayCreate(&A, F, 4, 0, 6, ArrayCubemap), cudaErrorInvalidValue);
+  EXPECT_EQ(arrayCreate(&A, F, 4, 4, 5, ArrayCubemap), cudaErrorInvalidValue);
+  EXPECT_EQ(arrayCreate(&A, F, 4, 4, 12, ArrayCubemap), cudaErrorInvalidValue);
+  EXPECT_EQ(arrayCreate(&A, F, 4, 4, 0, ArrayCubemap | ArrayLayered),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(arrayCreate(&A, F, 4, 4, 9, ArrayCubemap | ArrayLayered),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(R.getLastError(), cudaErrorInvalidValue);
+
+  const unsigned Flags = ArrayCubemap | ArrayLayered | ArraySurfaceLoadStore;
+  ASSERT_EQ(arrayCreate(&A, F, 4, 4, 12, Flags), cudaSuccess);
+  ArrayInfo Info;
+  ASSERT_EQ(arrayGetInfo(A, &Info), cudaSuccess);
+  EXPECT_EQ(Info.Width, 4u);
+  EXPECT_EQ(Info.Height, 4u);
+  EXPECT_EQ(Info.Depth, 12u);
+  EXPECT_EQ(Info.Flags, Flags);
+  // The faces are layers of a copy: the last face of the second cube, and
+  // one past it.
+  std::vector<uint32_t> Face(16, 0x12345678);
+  CopySide Arr;
+  Arr.A = A;
+  Arr.Z = 11;
+  CopySide Host;
+  Host.Linear = {Face.data(), 16, 4};
+  EXPECT_EQ(
+      memcpyArray(Arr, Host, 16, 4, 1, CopyKind::HostToDevice, nullptr, false),
+      cudaSuccess);
+  EXPECT_EQ(
+      memcpyArray(Arr, Host, 16, 4, 2, CopyKind::HostToDevice, nullptr, false),
+      cudaErrorInvalidValue);
+
+  // To the sampler a cube map is a 2D layered array of faces.
+  ResourceSpec Res;
+  Res.A = A;
+  TextureSpec Spec;
+  Spec.SeamlessCubemap = 1;
+  Spec.NormalizedCoords = 1;
+  uint64_t Tex = 0, Surf = 0;
+  ASSERT_EQ(textureCreate(&Tex, Res, Spec), cudaSuccess);
+  auto *D = reinterpret_cast<const TextureDescriptor *>(Tex);
+  EXPECT_EQ(D->Dims, 2);
+  EXPECT_EQ(D->Width, 4u);
+  EXPECT_EQ(D->Height, 4u);
+  EXPECT_EQ(D->Depth, 1u);
+  EXPECT_EQ(D->Layers, 12u);
+  EXPECT_EQ(D->SlicePitch, 64u);
+  EXPECT_TRUE(D->Cubemap);
+  EXPECT_TRUE(D->CubemapLayered);
+  EXPECT_TRUE(D->SeamlessCubemap);
+  TextureSpec SpecBack;
+  ASSERT_EQ(textureGetSpec(Tex, &SpecBack), cudaSuccess);
+  EXPECT_EQ(SpecBack.SeamlessCubemap, 1);
+  ASSERT_EQ(surfaceCreate(&Surf, Res), cudaSuccess);
+  D = reinterpret_cast<const TextureDescriptor *>(Surf);
+  EXPECT_EQ(D->Dims, 2);
+  EXPECT_EQ(D->Layers, 12u);
+  EXPECT_EQ(textureDestroy(Tex), cudaSuccess);
+  EXPECT_EQ(surfaceDestroy(Surf), cudaSuccess);
+  EXPECT_EQ(arrayDestroy(A), cudaSuccess);
+
+  ASSERT_EQ(arrayCreate(&A, F, 8, 8, 6, ArrayCubemap), cudaSuccess);
+  Res.A = A;
+  ASSERT_EQ(textureCreate(&Tex, Res, TextureSpec()), cudaSuccess);
+  D = reinterpret_cast<const TextureDescriptor *>(Tex);
+  EXPECT_TRUE(D->Cubemap);
+  EXPECT_FALSE(D->CubemapLayered);
+  EXPECT_FALSE(D->SeamlessCubemap);
+  EXPECT_EQ(D->Layers, 6u);
+  EXPECT_EQ(textureDestroy(Tex), cudaSuccess);
+  EXPECT_EQ(arrayDestroy(A), cudaSuccess);
+
+  // Seamless filtering is a cube-map property: a 2D layered array has none.
+  ASSERT_EQ(arrayCreate(&A, F, 8, 8, 6, ArrayLayered), cudaSuccess);
+  Res.A = A;
+  ASSERT_EQ(textureCreate(&Tex, Res, Spec), cudaSuccess);
+  D = reinterpret_cast<const TextureDescriptor *>(Tex);
+  EXPECT_FALSE(D->Cubemap);
+  EXPECT_FALSE(D->SeamlessCubemap);
+  EXPECT_EQ(textureDestroy(Tex), cudaSuccess);
+  EXPECT_EQ(arrayDestroy(A), cudaSuccess);
 }
 
 TEST_F(TextureTest, LinearAndPitchedResourcesMustBeDeviceMemory) {

@@ -94,9 +94,10 @@ struct TextureSpec {
 /// cudaMallocArray / cudaMalloc3DArray. Width, Height and Depth as
 /// cudaMalloc3DArray's extent (elements); the format has 1, 2 or 4
 /// channels of 8, 16 or 32 bits (16 or 32 for floats).
-/// cudaErrorInvalidValue for a bad format, shape or flag combination;
-/// cudaErrorNotSupported for cube maps, sparse arrays and the
-/// block-compressed and normalized formats of CUDA 11.5+.
+/// Cube maps (ArrayCubemap) have Width == Height and a Depth of 6 faces, or
+/// with ArrayLayered a multiple of 6. cudaErrorInvalidValue for a bad
+/// format, shape or flag combination; cudaErrorNotSupported for sparse
+/// arrays and the block-compressed and normalized formats of CUDA 11.5+.
 Status arrayCreate(Array **Out, const ChannelFormat &Format, size_t Width,
                    size_t Height, size_t Depth, unsigned Flags);
 /// cudaFreeArray: null is a no-op, an unknown array cudaErrorInvalidValue.

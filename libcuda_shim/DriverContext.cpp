@@ -26,6 +26,8 @@ struct CUctx_st {
   size_t Limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
 };
 
+static CUresult primaryContext(CUcontext *Ctx, CUdevice Dev, bool Retain);
+
 namespace {
 
 struct PrimaryState {
@@ -90,8 +92,30 @@ CUresult createContext(CUcontext *Ctx, unsigned Flags, CUdevice Dev) {
   return CUDA_SUCCESS;
 }
 
+/// A thread that used the runtime API and has no context of its own has the
+/// primary context of the runtime's current device, as NVIDIA's runtime
+/// makes it current there: it goes on the thread's empty stack here. The
+/// runtime holds one reference to it, taken the first time any thread
+/// needs it.
+void bindRuntimeContext() {
+  if (!ContextStack.empty() || !rt::Runtime::runtimeApiUsedOnThisThread() ||
+      !isInitialized())
+    return;
+  static std::once_flag RuntimeReference;
+  int Dev = 0;
+  if (runtime().getDevice(&Dev) != rt::cudaSuccess)
+    return;
+  CUcontext Ctx = nullptr;
+  std::call_once(RuntimeReference,
+                 [&] { primaryContext(&Ctx, Dev, /*Retain=*/true); });
+  if (primaryContext(&Ctx, Dev, /*Retain=*/false) == CUDA_SUCCESS &&
+      isLive(Ctx))
+    ContextStack.push_back(Ctx);
+}
+
 /// The calling thread's current context if it is live; nullptr otherwise.
 CUctx_st *current() {
+  bindRuntimeContext();
   if (ContextStack.empty())
     return nullptr;
   CUctx_st *C = ContextStack.back();
@@ -184,6 +208,7 @@ static CUresult pushCurrent(CUcontext Ctx) {
     return CUDA_ERROR_INVALID_VALUE;
   if (!isLive(Ctx))
     return CUDA_ERROR_INVALID_CONTEXT;
+  bindRuntimeContext(); // popping Ctx later returns to the runtime's
   ContextStack.push_back(Ctx);
   return CUDA_SUCCESS;
 }
@@ -191,6 +216,7 @@ static CUresult pushCurrent(CUcontext Ctx) {
 static CUresult popCurrent(CUcontext *Ctx) {
   if (CUresult R = checkInit())
     return R;
+  bindRuntimeContext();
   if (ContextStack.empty())
     return CUDA_ERROR_INVALID_CONTEXT;
   CUctx_st *C = ContextStack.back();
@@ -233,6 +259,7 @@ CUHIP_EXPORT CUresult cuCtxGetCurrent(CUcontext *Ctx) {
     return R;
   if (!Ctx)
     return CUDA_ERROR_INVALID_VALUE;
+  bindRuntimeContext();
   *Ctx = ContextStack.empty() ? nullptr : ContextStack.back();
   return CUDA_SUCCESS;
 }

@@ -28,9 +28,15 @@ namespace cuhip::cuda {
 bool isInitialized() { return Initialized.load(std::memory_order_acquire); }
 
 CUresult checkInit() {
-  if (!isInitialized())
-    return CUDA_ERROR_NOT_INITIALIZED;
-  return CUDA_SUCCESS;
+  if (isInitialized())
+    return CUDA_SUCCESS;
+  // The runtime API initialises the driver on its first call, so a program
+  // that used it may call the driver API without cuInit.
+  if (rt::Runtime::runtimeApiUsed() && runtime().deviceCount() > 0) {
+    Initialized.store(true, std::memory_order_release);
+    return CUDA_SUCCESS;
+  }
+  return CUDA_ERROR_NOT_INITIALIZED;
 }
 
 bool isDevice(CUdevice Dev) { return Dev >= 0 && Dev < runtime().deviceCount(); }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
+#include "ExportTables.h"
 
 #include <vector>
 
@@ -16,6 +17,9 @@ using namespace cuhip;
 using namespace cuhip::cuda;
 
 namespace {
+/// The driver's answer to NVIDIA's runtime for a launch configuration beyond
+/// the device's limits (see launch()).
+constexpr int CudartInvalidConfiguration = 9;
 
 rt::Kernel *kernel(const void *F) {
   return reinterpret_cast<rt::Kernel *>(const_cast<void *>(F));
@@ -88,8 +92,15 @@ CUresult launch(CUfunction F, unsigned GX, unsigned GY, unsigned GZ,
     }
     Params = Args.data();
   }
-  return toCU(runtime().launch(kernel(F), {GX, GY, GZ}, {BX, BY, BZ}, Params,
-                               SharedMem, Stream, Cooperative));
+  rt::Status Result = runtime().launch(kernel(F), {GX, GY, GZ}, {BX, BY, BZ},
+                                       Params, SharedMem, Stream, Cooperative);
+  // A configuration beyond the device's limits is CUDA_ERROR_INVALID_VALUE
+  // to driver-API callers. NVIDIA's runtime does not check the
+  // configuration itself: it maps the driver's code 9, which cuda.h does not
+  // name, to cudaErrorInvalidConfiguration, the error `<<<>>>` reports.
+  if (Result == rt::cudaErrorInvalidConfiguration && nvidiaRuntimeAttached())
+    return CUresult(CudartInvalidConfiguration);
+  return toCU(Result);
 }
 
 CUresult launchEx(const CUlaunchConfig *C, CUfunction F, void **Params,

@@ -19,6 +19,7 @@
 
 #include "cuhip/runtime/Log.h"
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -626,12 +627,22 @@ void integrityHash(const IntegrityInput &In, const IntegrityDevice *Devices,
 
 } // namespace cuhip::cuda
 
+namespace {
+std::atomic<bool> CudartAttached{false};
+} // namespace
+
+bool cuhip::cuda::nvidiaRuntimeAttached() {
+  return CudartAttached.load(std::memory_order_relaxed);
+}
+
 extern "C" int cuhipExportTable(const void **Table, const CUuuid *Id) {
   if (!Table || !Id)
     return CudaErrorInvalidValue;
   for (const KnownTable &T : Tables) {
     if (std::memcmp(T.Uuid, Id->bytes, 16) == 0) {
       CUHIP_DEBUG("cuGetExportTable: %s", TableNames[T.Id]);
+      if (T.Id == TCudartInterface)
+        CudartAttached.store(true, std::memory_order_relaxed);
       *Table = T.Table;
       return CudaSuccess;
     }

@@ -44,6 +44,11 @@ void cuhipExportTablesContextDestroyed(void *Ctx);
 
 namespace cuhip::cuda {
 
+/// Whether NVIDIA's CUDA runtime (linked statically into the program) has
+/// asked for its export table: the driver then answers in the ways that
+/// runtime expects where they differ from the public API's.
+bool nvidiaRuntimeAttached();
+
 /// The answer of the integrity-check table for a given input, exposed for
 /// tests: HMAC-MD2 under a fixed key of the 48-byte record (driver version,
 /// check version, process id, thread id, the CUDART_INTERFACE table, the

@@ -11,7 +11,14 @@
 
 namespace cuhip::cudart {
 
-inline rt::Runtime &runtime() { return rt::Runtime::get(); }
+/// The runtime core, for a runtime-API call (which makes this thread one
+/// that uses the runtime API: see Runtime::noteRuntimeApiCall).
+/// Registration, which runs before main and initialises nothing in CUDA,
+/// uses rt::Runtime::get() instead.
+inline rt::Runtime &runtime() {
+  rt::Runtime::noteRuntimeApiCall();
+  return rt::Runtime::get();
+}
 inline rt::Dim3 toDim3(dim3 D) { return {D.x, D.y, D.z}; }
 
 /// The kernel a launch names: a registered host stub, or (CUDA 12+) a

@@ -14,15 +14,15 @@ using namespace cuhip;
 using namespace cuhip::cudart;
 
 CUHIP_EXPORT void **__cudaRegisterFatBinary(void *FatCubin) {
-  return runtime().registerFatBinary(FatCubin);
+  return rt::Runtime::get().registerFatBinary(FatCubin);
 }
 
 CUHIP_EXPORT void __cudaRegisterFatBinaryEnd(void **Handle) {
-  runtime().registerFatBinaryEnd(Handle);
+  rt::Runtime::get().registerFatBinaryEnd(Handle);
 }
 
 CUHIP_EXPORT void __cudaUnregisterFatBinary(void **Handle) {
-  runtime().unregisterFatBinary(Handle);
+  rt::Runtime::get().unregisterFatBinary(Handle);
 }
 
 CUHIP_EXPORT void __cudaRegisterFunction(void **Handle, const char *HostFun,
@@ -31,14 +31,15 @@ CUHIP_EXPORT void __cudaRegisterFunction(void **Handle, const char *HostFun,
                                          int ThreadLimit, void *Tid, void *Bid,
                                          dim3 *BlockDim, dim3 *GridDim,
                                          int *WarpSize) {
-  runtime().registerFunction(Handle, HostFun, DeviceName);
+  rt::Runtime::get().registerFunction(Handle, HostFun, DeviceName);
 }
 
 CUHIP_EXPORT void __cudaRegisterVar(void **Handle, char *HostVar,
                                     char *DeviceAddress,
                                     const char *DeviceName, int Ext,
                                     size_t Size, int Constant, int Global) {
-  runtime().registerVar(Handle, HostVar, DeviceName, Size, Constant != 0);
+  rt::Runtime::get().registerVar(Handle, HostVar, DeviceName, Size,
+                                 Constant != 0);
 }
 
 CUHIP_EXPORT void __cudaRegisterManagedVar(void **Handle, void **HostVarPtr,
@@ -46,11 +47,11 @@ CUHIP_EXPORT void __cudaRegisterManagedVar(void **Handle, void **HostVarPtr,
                                            const char *DeviceName, int Ext,
                                            size_t Size, int Constant,
                                            int Global) {
-  runtime().registerManagedVar(Handle, HostVarPtr, DeviceName, Size);
+  rt::Runtime::get().registerManagedVar(Handle, HostVarPtr, DeviceName, Size);
 }
 
 CUHIP_EXPORT char __cudaInitModule(void **Handle) {
-  return runtime().initModule(Handle) == rt::cudaSuccess ? 1 : 0;
+  return rt::Runtime::get().initModule(Handle) == rt::cudaSuccess ? 1 : 0;
 }
 
 CUHIP_EXPORT unsigned __cudaPushCallConfiguration(dim3 GridDim, dim3 BlockDim,

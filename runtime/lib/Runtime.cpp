@@ -499,6 +499,24 @@ Runtime &Runtime::get() {
   return *R;
 }
 
+namespace {
+std::atomic<bool> RuntimeApiUsed{false};
+thread_local bool RuntimeApiThread = false;
+} // namespace
+
+void Runtime::noteRuntimeApiCall() {
+  if (RuntimeApiThread)
+    return;
+  RuntimeApiThread = true;
+  RuntimeApiUsed.store(true, std::memory_order_release);
+}
+
+bool Runtime::runtimeApiUsed() {
+  return RuntimeApiUsed.load(std::memory_order_acquire);
+}
+
+bool Runtime::runtimeApiUsedOnThisThread() { return RuntimeApiThread; }
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//

@@ -185,6 +185,14 @@ struct KernelSummary {
 class Runtime {
 public:
   static Runtime &get();
+  /// libcudart calls this on each runtime-API call. NVIDIA's runtime
+  /// initialises the driver on its first call and makes the device's
+  /// primary context current on every thread that uses it, so libcuda
+  /// treats such a process as initialised and such a thread as having that
+  /// context current (a program may call cuLinkCreate after cudaMalloc).
+  static void noteRuntimeApiCall();
+  static bool runtimeApiUsed();             // by any thread
+  static bool runtimeApiUsedOnThisThread(); // by the calling thread
 
   // --- registration (called from program start-up code) -------------------
   void **registerFatBinary(void *Wrapper);

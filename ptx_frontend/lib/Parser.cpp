@@ -246,6 +246,7 @@ private:
   bool parseAddress(Operand &Op);
   bool parseList(Operand &Op, char Close);
   bool parseOffset(int64_t &Offset);
+  bool parseArrayIndex(Operand &Op);
 
   // --- Register scopes ----------------------------------------------------
   // Names without '%' are registers only if a `.reg` declared them (inline
@@ -1294,6 +1295,34 @@ bool Parser::parseOffset(int64_t &Offset) {
   return true;
 }
 
+// `var[idx]`: idx is an integer, a register, or a register plus or minus
+// an integer (ISA "Arrays as Operands"), counted in elements of var.
+bool Parser::parseArrayIndex(Operand &Op) {
+  consume(); // '['
+  Op.K = Operand::Address;
+  Op.BaseIsSymbol = true;
+  Op.ArrayElement = true;
+  if (Tok.Kind == TokenKind::Identifier && isRegisterName(Tok.Text)) {
+    Op.IndexRegister = std::string(Tok.Text);
+    consume();
+  } else if (Tok.Kind == TokenKind::Integer) {
+    uint64_t V;
+    if (!parseUnsigned(V, "an array index"))
+      return false;
+    Op.Offset = static_cast<int64_t>(V);
+  } else {
+    errorExpected("a register or an integer as the index of '" + Op.Name +
+                  "'");
+    return false;
+  }
+  int64_t Extra = 0;
+  if (!parseOffset(Extra))
+    return false;
+  Op.Offset = static_cast<int64_t>(static_cast<uint64_t>(Op.Offset) +
+                                   static_cast<uint64_t>(Extra));
+  return expectPunct(']', "']' to close the index of '" + Op.Name + "'");
+}
+
 bool Parser::parseNameOperand(Operand &Op) {
   Op.Loc = Tok.Loc;
   if (Tok.Text == "_") {
@@ -1330,8 +1359,14 @@ bool Parser::parseOperand(Operand &Op, unsigned Level) {
   switch (Tok.Kind) {
   case TokenKind::Identifier:
     parseNameOperand(Op);
-    if (Op.K == Operand::Symbol && !parseOffset(Op.Offset))
+    // `var+4` is an address with an offset; `%r+4` (and ptxas's `%r+-4`) a
+    // source register's value plus a constant; `var[%r+1]` an array element.
+    if ((Op.K == Operand::Symbol || Op.K == Operand::Register) &&
+        !parseOffset(Op.Offset))
       return false;
+    if (Op.K == Operand::Symbol && Op.Offset == 0 && Tok.isPunct('[') &&
+        !Tok.SpaceBefore && Level == 0)
+      return parseArrayIndex(Op);
     if (Tok.isPunct('|')) {
       // Dual destination: `%r1|%p1` of shfl, setp and friends.
       consume();

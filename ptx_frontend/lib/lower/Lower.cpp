@@ -797,8 +797,47 @@ Value *FunctionLowering::readSpecial(StringRef Name, SourceLoc L) {
   return nullptr;
 }
 
+/// The byte offset of the array element operand O (`var[%r+1]`): its index
+/// times the size of var's elements (of a scalar element even for a vector
+/// type, as ptxas counts), as an IntTy.
+Value *FunctionLowering::arrayElementOffset(const Operand &O, Type *IntTy) {
+  Symbol *S = lookup(O.Name);
+  if (!S || S->K == Symbol::Reg) {
+    error(O.Loc, S ? "'" + O.Name + "' is a register, not an array"
+                   : "use of undeclared identifier '" + O.Name + "'");
+    return nullptr;
+  }
+  Value *Index = ConstantInt::get(IntTy, O.Offset);
+  if (!O.IndexRegister.empty()) {
+    Symbol *R = lookup(O.IndexRegister);
+    if (!R || R->K != Symbol::Reg || R->VectorWidth ||
+        R->Type == ScalarType::Pred || isFloat(R->Type)) {
+      error(O.Loc, "the index of '" + O.Name + "' must be an integer "
+                   "register, not '" + O.IndexRegister + "'");
+      return nullptr;
+    }
+    Value *V = B.CreateLoad(R->Slot->getAllocatedType(), R->Slot);
+    Index = B.CreateAdd(coerce(V, IntTy, isSignedInt(R->Type)), Index);
+  }
+  return B.CreateMul(Index, ConstantInt::get(IntTy, byteSize(S->Type)));
+}
+
 Value *FunctionLowering::readOperand(const Operand &O, Type *Want,
                                      bool Signed) {
+  if (O.K == Operand::Register && O.Offset) {
+    // `%r+4`: the register's value plus the constant, added in the
+    // instruction's type (ptxas folds it into the operand the same way).
+    if (!Want->isIntegerTy() || Want->isIntegerTy(1)) {
+      error(O.Loc, "an offset applies only to an integer register used as "
+                   "an integer source ('" + O.Name + "+" +
+                   std::to_string(O.Offset) + "')");
+      return nullptr;
+    }
+    Operand Plain = O;
+    Plain.Offset = 0;
+    Value *V = readOperand(Plain, Want, Signed);
+    return V ? B.CreateAdd(V, ConstantInt::get(Want, O.Offset)) : nullptr;
+  }
   switch (O.K) {
   case Operand::Register: {
     if (Value *SV = readSpecial(O.Name, O.Loc))
@@ -899,6 +938,13 @@ Value *FunctionLowering::readOperand(const Operand &O, Type *Want,
     return coerce(Acc, Want, false);
   }
   case Operand::Address:
+    if (O.ArrayElement) {
+      // mov.u64 %rd, arr[2]: the element's address.
+      Value *A = symbolAddress(O, O.Name, O.Loc);
+      Value *Off = A ? arrayElementOffset(O, A->getType()) : nullptr;
+      return Off ? coerce(B.CreateAdd(A, Off), Want, false) : nullptr;
+    }
+    break;
   case Operand::Sink:
     break;
   }
@@ -941,6 +987,10 @@ void FunctionLowering::write(const Operand &O, Value *V, bool Signed) {
     error(O.Loc, "destination must be a register");
     return;
   }
+  if (O.Offset) {
+    error(O.Loc, "a destination register cannot have an offset");
+    return;
+  }
   Symbol *S = lookup(O.Name);
   if (!S || S->K != Symbol::Reg || S->VectorWidth) {
     error(O.Loc, !S ? "use of undeclared register '" + O.Name + "'"
@@ -972,8 +1022,19 @@ Value *FunctionLowering::addressOf(const Operand &O, StateSpace Space,
     error(O.Loc, "expected an address operand");
     return nullptr;
   }
+  if (O.ArrayElement) {
+    // arr[%r+1]: the array's address, then the element's byte offset.
+    Operand Array = O;
+    Array.ArrayElement = false;
+    Array.Offset = 0;
+    Array.IndexRegister.clear();
+    Value *P = addressOf(Array, Space, PtrTy);
+    Value *Off = P ? arrayElementOffset(O, B.getInt64Ty()) : nullptr;
+    return Off ? B.CreateGEP(B.getInt8Ty(), P, Off) : nullptr;
+  }
   StringRef Base = O.Name;
-  int64_t Off = O.K == Operand::Address ? O.Offset : 0;
+  int64_t Off =
+      O.K == Operand::Address || O.K == Operand::Register ? O.Offset : 0;
   if (Space == StateSpace::Param && !Base.empty()) {
     Symbol *S = lookup(Base);
     if (S && S->K == Symbol::Param) {

@@ -238,6 +238,7 @@ public:
   Value *coerce(Value *V, Type *To, bool Signed);
   Value *read(const Instruction &I, unsigned Idx, Type *Want, bool Signed);
   Value *readOperand(const Operand &O, Type *Want, bool Signed);
+  Value *arrayElementOffset(const Operand &O, Type *IntTy);
   void write(const Operand &O, Value *V, bool Signed);
   Value *symbolAddress(const Operand &O, StringRef Name, SourceLoc L);
   Value *addressOf(const Operand &O, StateSpace Space, Type *&PtrTy);

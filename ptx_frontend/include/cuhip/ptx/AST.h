@@ -107,7 +107,14 @@ struct Operand {
                     // the address is an absolute immediate)
   bool Negated = false;  // !%p as a predicate source
   bool BaseIsSymbol = false; // Address: base names a variable, not a %reg
-  int64_t Offset = 0;        // Address: byte offset
+  int64_t Offset = 0;        // Address: byte offset; Symbol: byte offset
+                             // (`var+4`); Register: value added (`%r+4`);
+                             // array element: constant index in elements
+  /// `var[idx]` (ISA "Arrays as Operands"): an Address whose Name is the
+  /// array, Offset the constant part of the index and IndexRegister its
+  /// register part, if any; the lowering scales both by the element size.
+  bool ArrayElement = false;
+  std::string IndexRegister;
   uint64_t IntValue = 0;     // IntImm: value (two's complement)
   // FloatImm: exact bits when written as 0f/0d, else FloatValue holds it.
   bool FloatHasBits = false;
@@ -131,7 +138,8 @@ struct Operand {
     BaseIsSymbol = O.BaseIsSymbol; Offset = O.Offset; IntValue = O.IntValue;
     FloatHasBits = O.FloatHasBits; FloatIsDouble = O.FloatIsDouble;
     FloatBits = O.FloatBits; FloatValue = O.FloatValue; Elements = O.Elements;
-    Selector = O.Selector;
+    Selector = O.Selector; ArrayElement = O.ArrayElement;
+    IndexRegister = O.IndexRegister;
     Pair = O.Pair ? std::make_unique<Operand>(*O.Pair) : nullptr;
     return *this;
   }

@@ -14,6 +14,8 @@
 #include "DriverExport.h"
 #include "DriverTexture.h"
 
+#include "cuhip/runtime/Graph.h"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -644,6 +646,21 @@ CUresult fill(CUdeviceptr Dst, uint32_t Pattern, unsigned ElemSize,
                                    : RT.memsetAsync(ptr(Dst), B0, Bytes, Stream));
   if (Bytes && !RT.isDeviceRange(ptr(Dst), Bytes))
     return CUDA_ERROR_INVALID_VALUE;
+  // On a capturing stream the buffer below would be gone when the graph
+  // runs: the pattern becomes a memset node of ElemSize-byte elements.
+  if (Stream != NoStream && rt::capture::anyActive()) {
+    rt::NodeOp Op;
+    Op.K = rt::NodeOp::Memset;
+    Op.Dst = ptr(Dst);
+    Op.Value = Pattern;
+    Op.ElementSize = ElemSize;
+    Op.Width = Count;
+    Op.Pitch = Bytes;
+    bool Captured;
+    rt::Status S = rt::capture::enqueue(Stream, std::move(Op), Captured);
+    if (Captured)
+      return toCU(RT.record(S));
+  }
   constexpr size_t Chunk = 1 << 16;
   std::vector<uint8_t> Buf(std::min(Bytes, Chunk));
   for (size_t I = 0; I < Buf.size(); I += ElemSize)
@@ -708,3 +725,43 @@ CUHIP_MEMSET_FAMILY(8, unsigned char)
 CUHIP_MEMSET_FAMILY(16, unsigned short)
 CUHIP_MEMSET_FAMILY(32, unsigned int)
 #undef CUHIP_MEMSET_FAMILY
+
+//===----------------------------------------------------------------------===//
+// Stream-ordered allocation
+//===----------------------------------------------------------------------===//
+
+// From the device's current pool, as cudaMallocAsync; on a capturing
+// stream they become allocation and free nodes of the graph.
+namespace {
+CUresult allocAsync(CUdeviceptr *DPtr, size_t Bytes, void *Stream) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!DPtr)
+    return CUDA_ERROR_INVALID_VALUE;
+  void *P = nullptr;
+  CUresult R = toCU(runtime().mallocFromPoolAsync(&P, Bytes, nullptr, Stream));
+  *DPtr = devptr(P);
+  return R;
+}
+
+CUresult freeAsync(CUdeviceptr DPtr, void *Stream) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().freeAsync(ptr(DPtr), Stream));
+}
+} // namespace
+
+CUHIP_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *DPtr, size_t Bytes,
+                                      CUstream S) {
+  return allocAsync(DPtr, Bytes, coreStream(S));
+}
+CUHIP_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *DPtr, size_t Bytes,
+                                           CUstream S) {
+  return allocAsync(DPtr, Bytes, perThreadStream(S));
+}
+CUHIP_EXPORT CUresult cuMemFreeAsync(CUdeviceptr DPtr, CUstream S) {
+  return freeAsync(DPtr, coreStream(S));
+}
+CUHIP_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr DPtr, CUstream S) {
+  return freeAsync(DPtr, perThreadStream(S));
+}

@@ -77,22 +77,166 @@ typedef struct cudaGraphExecUpdateResultInfo_st {
   cudaGraphNode_t errorFromNode;
 } cudaGraphExecUpdateResultInfo;
 
+enum cudaGraphNodeType {
+  cudaGraphNodeTypeKernel = 0x00,
+  cudaGraphNodeTypeMemcpy = 0x01,
+  cudaGraphNodeTypeMemset = 0x02,
+  cudaGraphNodeTypeHost = 0x03,
+  cudaGraphNodeTypeGraph = 0x04,
+  cudaGraphNodeTypeEmpty = 0x05,
+  cudaGraphNodeTypeWaitEvent = 0x06,
+  cudaGraphNodeTypeEventRecord = 0x07,
+  cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+  cudaGraphNodeTypeExtSemaphoreWait = 0x09,
+  cudaGraphNodeTypeMemAlloc = 0x0a,
+  cudaGraphNodeTypeMemFree = 0x0b,
+  cudaGraphNodeTypeConditional = 0x0d,
+  cudaGraphNodeTypeCount
+};
+
+enum cudaGraphInstantiateFlags {
+  cudaGraphInstantiateFlagAutoFreeOnLaunch = 1,
+  cudaGraphInstantiateFlagUpload = 2,
+  cudaGraphInstantiateFlagDeviceLaunch = 4,
+  cudaGraphInstantiateFlagUseNodePriority = 8
+};
+
+typedef enum cudaGraphInstantiateResult {
+  cudaGraphInstantiateSuccess = 0,
+  cudaGraphInstantiateError = 1,
+  cudaGraphInstantiateInvalidStructure = 2,
+  cudaGraphInstantiateNodeOperationNotSupported = 3,
+  cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+  cudaGraphInstantiateConditionalHandleUnused = 5
+} cudaGraphInstantiateResult;
+
+typedef struct cudaGraphInstantiateParams_st {
+  unsigned long long flags;
+  cudaStream_t uploadStream;
+  cudaGraphNode_t errNode_out;
+  cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
+
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3
+};
+
+typedef struct CUuserObject_st *cudaUserObject_t;
+
+enum cudaUserObjectFlags { cudaUserObjectNoDestructorSync = 0x1 };
+enum cudaUserObjectRetainFlags { cudaGraphUserObjectMove = 0x1 };
+
+enum cudaMemAccessFlags {
+  cudaMemAccessFlagsProtNone = 0,
+  cudaMemAccessFlagsProtRead = 1,
+  cudaMemAccessFlagsProtReadWrite = 3
+};
+
+struct cudaMemAccessDesc {
+  struct cudaMemLocation location;
+  enum cudaMemAccessFlags flags;
+};
+
+struct cudaMemAllocNodeParams {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;
+};
+
+struct cudaMemAllocNodeParamsV2 {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;
+};
+
+struct cudaMemFreeNodeParams {
+  void *dptr;
+};
+
+struct cudaKernelNodeParamsV2 {
+  void *func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+};
+
+struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+};
+
+struct cudaMemsetParamsV2 {
+  void *dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+};
+
+struct cudaHostNodeParamsV2 {
+  cudaHostFn_t fn;
+  void *userData;
+};
+
+enum cudaGraphChildGraphNodeOwnership {
+  cudaGraphChildGraphOwnershipClone = 0,
+  cudaGraphChildGraphOwnershipMove = 1
+};
+
+struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  enum cudaGraphChildGraphNodeOwnership ownership;
+};
+
+struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+};
+
+struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+};
+
+/// The union members of the node kinds cuhip has no nodes for (external
+/// semaphores, conditionals) are left out: they are no larger than the
+/// padding that sets the union's size.
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaKernelNodeParamsV2 kernel;
+    struct cudaMemcpyNodeParams memcpy;
+    struct cudaMemsetParamsV2 memset;
+    struct cudaHostNodeParamsV2 host;
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaMemAllocNodeParamsV2 alloc;
+    struct cudaMemFreeNodeParams free;
+  };
+  long long reserved2;
+};
+
 // Used only behind pointers or as enum values by the functions cuhip does
 // not implement (GraphStubs.cpp): declared, not defined. The enums are
 // declared with int as their underlying type, which is how the C ABI passes
 // CUDA's.
-typedef struct CUuserObject_st *cudaUserObject_t;
 typedef unsigned long long cudaGraphConditionalHandle;
-typedef struct cudaGraphInstantiateParams_st cudaGraphInstantiateParams;
 typedef enum cudaLaunchAttributeID cudaKernelNodeAttrID;
 union cudaLaunchAttributeValue;
 typedef union cudaLaunchAttributeValue cudaKernelNodeAttrValue;
-enum cudaGraphMemAttributeType : int;
-enum cudaGraphNodeType : int;
 struct cudaExternalSemaphoreSignalNodeParams;
 struct cudaExternalSemaphoreWaitNodeParams;
-struct cudaGraphNodeParams;
-struct cudaMemAllocNodeParams;
-struct cudaMemcpy3DParms;
 
 #endif

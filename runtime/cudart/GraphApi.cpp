@@ -1,13 +1,13 @@
 //===- GraphApi.cpp - Stream capture and CUDA graphs ----------------------===//
 //
-// The graph and stream-capture functions of the CUDA runtime API that cuhip
-// implements: capture on streams (with the `_ptsz` entry points of
-// `--default-stream per-thread` programs), explicit graph construction with
-// kernel, 1D copy, memset, host and empty nodes, instantiation, launch and
-// the simple form of update. Each converts its arguments to the runtime
-// core's NodeOp and calls the core once. libcudart.so.12 also exports the
-// names CUDA 12 headers bind to (cudaStreamGetCaptureInfo_v2/_v3,
-// cudaGraphAddDependencies without edge data and _v2 with it).
+// The graph and stream-capture functions of the CUDA runtime API other than
+// the node families (GraphNodeApi.cpp): capture on streams (with the `_ptsz`
+// entry points of `--default-stream per-thread` programs), graphs and their
+// topology, cloning, instantiation, launch and update, user objects and
+// graph memory. Each converts its arguments and calls the runtime core
+// once. libcudart.so.12 also exports the names CUDA 12 headers bind to
+// (cudaStreamGetCaptureInfo_v2/_v3, the topology functions without edge
+// data and their _v2 forms with it).
 //
 //===----------------------------------------------------------------------===//
 #include "CudaGraphTypes.h"
@@ -54,23 +54,15 @@ cudaError_t nonDefaultEdges(const char *Fn) {
   return runtime().record(rt::cudaErrorNotSupported);
 }
 
-/// A kernel node's operation: the kernel and its arguments copied now.
-cudaError_t kernelOp(const cudaKernelNodeParams *P, rt::NodeOp &Op) {
-  if (!P)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  if (P->extra) {
-    CUHIP_ERROR("graph kernel node: arguments in the 'extra' form are not "
-                "supported; pass kernelParams");
-    return runtime().record(rt::cudaErrorNotSupported);
-  }
-  rt::Kernel *K = kernelFor(P->func);
-  if (!K)
-    return runtime().record(rt::cudaErrorInvalidDeviceFunction);
-  Op.K = rt::NodeOp::KernelLaunch;
-  Op.Grid = toDim3(P->gridDim);
-  Op.Block = toDim3(P->blockDim);
-  Op.SharedMem = P->sharedMemBytes;
-  return rt::packKernelArgs(K, P->kernelParams, Op);
+cudaError_t invalid() { return runtime().record(rt::cudaErrorInvalidValue); }
+
+/// Edge data must be all default for the topology queries' answers to be
+/// complete without it.
+cudaError_t fillDefaultEdges(cudaGraphEdgeData *Edges, size_t N) {
+  if (Edges)
+    for (size_t I = 0; I < N; ++I)
+      Edges[I] = cudaGraphEdgeData{};
+  return rt::cudaSuccess;
 }
 } // namespace
 
@@ -198,74 +190,6 @@ CUHIP_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t Graph) {
   return rt::graphDestroy(graphOf(Graph));
 }
 
-static cudaError_t addNode(cudaGraphNode_t *Node, cudaGraph_t Graph,
-                           const cudaGraphNode_t *Deps, size_t NumDeps,
-                           rt::NodeOp Op) {
-  return rt::graphAddNode(reinterpret_cast<rt::GraphNode **>(Node),
-                          graphOf(Graph), nodesOf(Deps), NumDeps,
-                          std::move(Op));
-}
-
-CUHIP_EXPORT cudaError_t cudaGraphAddKernelNode(
-    cudaGraphNode_t *Node, cudaGraph_t Graph, const cudaGraphNode_t *Deps,
-    size_t NumDeps, const struct cudaKernelNodeParams *Params) {
-  rt::NodeOp Op;
-  if (cudaError_t E = kernelOp(Params, Op))
-    return E;
-  return addNode(Node, Graph, Deps, NumDeps, std::move(Op));
-}
-
-CUHIP_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *Node,
-                                                  cudaGraph_t Graph,
-                                                  const cudaGraphNode_t *Deps,
-                                                  size_t NumDeps, void *Dst,
-                                                  const void *Src, size_t Count,
-                                                  enum cudaMemcpyKind Kind) {
-  rt::NodeOp Op;
-  Op.K = rt::NodeOp::Memcpy;
-  Op.Dst = Dst;
-  Op.Src = Src;
-  Op.Bytes = Count;
-  Op.Copy = static_cast<rt::CopyKind>(Kind);
-  return addNode(Node, Graph, Deps, NumDeps, std::move(Op));
-}
-
-CUHIP_EXPORT cudaError_t cudaGraphAddMemsetNode(
-    cudaGraphNode_t *Node, cudaGraph_t Graph, const cudaGraphNode_t *Deps,
-    size_t NumDeps, const struct cudaMemsetParams *Params) {
-  if (!Params)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  rt::NodeOp Op;
-  Op.K = rt::NodeOp::Memset;
-  Op.Dst = Params->dst;
-  Op.Pitch =
-      Params->height > 1 ? Params->pitch : Params->width * Params->elementSize;
-  Op.Value = Params->value;
-  Op.ElementSize = Params->elementSize;
-  Op.Width = Params->width;
-  Op.Height = Params->height;
-  return addNode(Node, Graph, Deps, NumDeps, std::move(Op));
-}
-
-CUHIP_EXPORT cudaError_t cudaGraphAddHostNode(
-    cudaGraphNode_t *Node, cudaGraph_t Graph, const cudaGraphNode_t *Deps,
-    size_t NumDeps, const struct cudaHostNodeParams *Params) {
-  if (!Params)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  rt::NodeOp Op;
-  Op.K = rt::NodeOp::Host;
-  Op.HostFn = Params->fn;
-  Op.HostData = Params->userData;
-  return addNode(Node, Graph, Deps, NumDeps, std::move(Op));
-}
-
-CUHIP_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *Node,
-                                               cudaGraph_t Graph,
-                                               const cudaGraphNode_t *Deps,
-                                               size_t NumDeps) {
-  return addNode(Node, Graph, Deps, NumDeps, rt::NodeOp());
-}
-
 static cudaError_t addDependencies(const char *Fn, cudaGraph_t Graph,
                                    const cudaGraphNode_t *From,
                                    const cudaGraphNode_t *To,
@@ -306,6 +230,133 @@ CUHIP_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t Graph,
                            reinterpret_cast<rt::GraphNode **>(Nodes), NumNodes);
 }
 
+CUHIP_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t Graph,
+                                               cudaGraphNode_t *Nodes,
+                                               size_t *NumNodes) {
+  return rt::graphGetRootNodes(
+      graphOf(Graph), reinterpret_cast<rt::GraphNode **>(Nodes), NumNodes);
+}
+
+// Every edge has the default edge data: the queries write zeros for it.
+static cudaError_t getEdges(cudaGraph_t Graph, cudaGraphNode_t *From,
+                            cudaGraphNode_t *To, cudaGraphEdgeData *Edges,
+                            size_t *Num) {
+  if (Edges && (!From || !To))
+    return invalid();
+  if (cudaError_t E = rt::graphGetEdges(
+          graphOf(Graph), reinterpret_cast<rt::GraphNode **>(From),
+          reinterpret_cast<rt::GraphNode **>(To), Num))
+    return E;
+  return fillDefaultEdges(From ? Edges : nullptr, *Num);
+}
+
+static cudaError_t getDependencies(cudaGraphNode_t Node, cudaGraphNode_t *Out,
+                                   cudaGraphEdgeData *Edges, size_t *Num,
+                                   bool Dependents) {
+  if (Edges && !Out)
+    return invalid();
+  auto **Nodes = reinterpret_cast<rt::GraphNode **>(Out);
+  if (cudaError_t E =
+          Dependents ? rt::graphNodeGetDependentNodes(nodeOf(Node), Nodes, Num)
+                     : rt::graphNodeGetDependencies(nodeOf(Node), Nodes, Num))
+    return E;
+  return fillDefaultEdges(Out ? Edges : nullptr, *Num);
+}
+
+static cudaError_t removeDependencies(cudaGraph_t Graph,
+                                      const cudaGraphNode_t *From,
+                                      const cudaGraphNode_t *To,
+                                      const cudaGraphEdgeData *Edges,
+                                      size_t N) {
+  // No edge has other data, so none with other data exists to remove.
+  if (!defaultEdges(Edges, N))
+    return invalid();
+  return rt::graphRemoveDependencies(graphOf(Graph), nodesOf(From),
+                                     nodesOf(To), N);
+}
+
+#if CUHIP_CUDART_MAJOR >= 13
+CUHIP_EXPORT cudaError_t cudaGraphGetEdges(cudaGraph_t Graph,
+                                           cudaGraphNode_t *From,
+                                           cudaGraphNode_t *To,
+                                           cudaGraphEdgeData *EdgeData,
+                                           size_t *NumEdges) {
+  return getEdges(Graph, From, To, EdgeData, NumEdges);
+}
+CUHIP_EXPORT cudaError_t cudaGraphNodeGetDependencies(
+    cudaGraphNode_t Node, cudaGraphNode_t *Deps, cudaGraphEdgeData *EdgeData,
+    size_t *NumDeps) {
+  return getDependencies(Node, Deps, EdgeData, NumDeps, false);
+}
+CUHIP_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(
+    cudaGraphNode_t Node, cudaGraphNode_t *Dependents,
+    cudaGraphEdgeData *EdgeData, size_t *NumDependents) {
+  return getDependencies(Node, Dependents, EdgeData, NumDependents, true);
+}
+CUHIP_EXPORT cudaError_t cudaGraphRemoveDependencies(
+    cudaGraph_t Graph, const cudaGraphNode_t *From, const cudaGraphNode_t *To,
+    const cudaGraphEdgeData *EdgeData, size_t NumDependencies) {
+  return removeDependencies(Graph, From, To,
+                            EdgeData, NumDependencies);
+}
+#else
+CUHIP_EXPORT cudaError_t cudaGraphGetEdges(cudaGraph_t Graph,
+                                           cudaGraphNode_t *From,
+                                           cudaGraphNode_t *To,
+                                           size_t *NumEdges) {
+  return getEdges(Graph, From, To, nullptr, NumEdges);
+}
+CUHIP_EXPORT cudaError_t cudaGraphGetEdges_v2(cudaGraph_t Graph,
+                                              cudaGraphNode_t *From,
+                                              cudaGraphNode_t *To,
+                                              cudaGraphEdgeData *EdgeData,
+                                              size_t *NumEdges) {
+  return getEdges(Graph, From, To, EdgeData, NumEdges);
+}
+CUHIP_EXPORT cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t Node,
+                                                      cudaGraphNode_t *Deps,
+                                                      size_t *NumDeps) {
+  return getDependencies(Node, Deps, nullptr, NumDeps, false);
+}
+CUHIP_EXPORT cudaError_t cudaGraphNodeGetDependencies_v2(
+    cudaGraphNode_t Node, cudaGraphNode_t *Deps, cudaGraphEdgeData *EdgeData,
+    size_t *NumDeps) {
+  return getDependencies(Node, Deps, EdgeData, NumDeps, false);
+}
+CUHIP_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(
+    cudaGraphNode_t Node, cudaGraphNode_t *Dependents, size_t *NumDependents) {
+  return getDependencies(Node, Dependents, nullptr, NumDependents, true);
+}
+CUHIP_EXPORT cudaError_t cudaGraphNodeGetDependentNodes_v2(
+    cudaGraphNode_t Node, cudaGraphNode_t *Dependents,
+    cudaGraphEdgeData *EdgeData, size_t *NumDependents) {
+  return getDependencies(Node, Dependents, EdgeData, NumDependents, true);
+}
+CUHIP_EXPORT cudaError_t cudaGraphRemoveDependencies(
+    cudaGraph_t Graph, const cudaGraphNode_t *From, const cudaGraphNode_t *To,
+    size_t NumDependencies) {
+  return removeDependencies(Graph, From, To,
+                            nullptr, NumDependencies);
+}
+CUHIP_EXPORT cudaError_t cudaGraphRemoveDependencies_v2(
+    cudaGraph_t Graph, const cudaGraphNode_t *From, const cudaGraphNode_t *To,
+    const cudaGraphEdgeData *EdgeData, size_t NumDependencies) {
+  return removeDependencies(Graph, From, To,
+                            EdgeData, NumDependencies);
+}
+#endif
+
+CUHIP_EXPORT cudaError_t cudaGraphDestroyNode(cudaGraphNode_t Node) {
+  return rt::graphDestroyNode(nodeOf(Node));
+}
+
+CUHIP_EXPORT cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *Node,
+                                                  cudaGraphNode_t Original,
+                                                  cudaGraph_t Clone) {
+  return rt::graphNodeFindInClone(reinterpret_cast<rt::GraphNode **>(Node),
+                                  nodeOf(Original), graphOf(Clone));
+}
+
 CUHIP_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *Clone,
                                         cudaGraph_t Original) {
   return rt::graphClone(reinterpret_cast<rt::Graph **>(Clone),
@@ -334,6 +385,61 @@ CUHIP_EXPORT cudaError_t cudaGraphInstantiateWithFlags(
   return cudaGraphInstantiate(Exec, Graph, Flags);
 }
 
+static cudaError_t instantiateWithParams(cudaGraphExec_t *Exec,
+                                         cudaGraph_t Graph,
+                                         cudaGraphInstantiateParams *Params,
+                                         bool PerThread) {
+  if (!Params)
+    return invalid();
+  rt::GraphNode *ErrorNode = nullptr;
+  cudaError_t E = rt::graphInstantiate(reinterpret_cast<rt::GraphExec **>(Exec),
+                                       graphOf(Graph), Params->flags,
+                                       &ErrorNode);
+  Params->errNode_out = reinterpret_cast<cudaGraphNode_t>(ErrorNode);
+  if (E) {
+    Params->result_out = ErrorNode ? cudaGraphInstantiateInvalidStructure
+                                   : cudaGraphInstantiateError;
+    return E;
+  }
+  Params->result_out = cudaGraphInstantiateSuccess;
+  // cudaGraphInstantiateFlagUpload: uploaded on the stream given.
+  if (Params->flags & cudaGraphInstantiateFlagUpload) {
+    cudaStream_t S = PerThread ? perThreadStream(Params->uploadStream)
+                               : Params->uploadStream;
+    if (cudaError_t U = rt::graphUpload(execOf(*Exec), S)) {
+      rt::graphExecDestroy(execOf(*Exec));
+      *Exec = nullptr;
+      Params->result_out = cudaGraphInstantiateError;
+      return U;
+    }
+  }
+  return rt::cudaSuccess;
+}
+
+CUHIP_EXPORT cudaError_t
+cudaGraphInstantiateWithParams(cudaGraphExec_t *Exec, cudaGraph_t Graph,
+                               cudaGraphInstantiateParams *Params) {
+  return instantiateWithParams(Exec, Graph, Params, false);
+}
+
+CUHIP_EXPORT cudaError_t
+cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *Exec, cudaGraph_t Graph,
+                                    cudaGraphInstantiateParams *Params) {
+  return instantiateWithParams(Exec, Graph, Params, true);
+}
+
+CUHIP_EXPORT cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t Exec,
+                                               unsigned long long *Flags) {
+  return rt::graphExecGetFlags(execOf(Exec), Flags);
+}
+
+static cudaError_t cudaGraphUpload_impl(cudaGraphExec_t Exec,
+                                        cudaStream_t Stream) {
+  return rt::graphUpload(execOf(Exec), Stream);
+}
+CUHIP_STREAM_API(cudaGraphUpload, (cudaGraphExec_t Exec, cudaStream_t Stream),
+                 (Exec, Stream), Stream)
+
 CUHIP_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t Exec) {
   return rt::graphExecDestroy(execOf(Exec));
 }
@@ -346,25 +452,79 @@ CUHIP_STREAM_API(cudaGraphLaunch, (cudaGraphExec_t Exec, cudaStream_t Stream),
                  (Exec, Stream), Stream)
 
 CUHIP_EXPORT cudaError_t
-cudaGraphExecKernelNodeSetParams(cudaGraphExec_t Exec, cudaGraphNode_t Node,
-                                 const struct cudaKernelNodeParams *Params) {
-  rt::NodeOp Op;
-  if (cudaError_t E = kernelOp(Params, Op))
-    return E;
-  return rt::graphExecSetNodeOp(execOf(Exec), nodeOf(Node), std::move(Op));
-}
-
-CUHIP_EXPORT cudaError_t
 cudaGraphExecUpdate(cudaGraphExec_t Exec, cudaGraph_t Graph,
                     cudaGraphExecUpdateResultInfo *ResultInfo) {
   int Result = cudaGraphExecUpdateSuccess;
-  rt::GraphNode *ErrorNode = nullptr;
-  cudaError_t E =
-      rt::graphExecUpdate(execOf(Exec), graphOf(Graph), &Result, &ErrorNode);
+  rt::GraphNode *ErrorNode = nullptr, *ErrorFrom = nullptr;
+  cudaError_t E = rt::graphExecUpdate(execOf(Exec), graphOf(Graph), &Result,
+                                      &ErrorNode, &ErrorFrom);
   if (ResultInfo) {
     ResultInfo->result = static_cast<cudaGraphExecUpdateResult>(Result);
     ResultInfo->errorNode = reinterpret_cast<cudaGraphNode_t>(ErrorNode);
-    ResultInfo->errorFromNode = nullptr;
+    ResultInfo->errorFromNode = reinterpret_cast<cudaGraphNode_t>(ErrorFrom);
   }
   return E;
+}
+
+//===----------------------------------------------------------------------===//
+// User objects
+//===----------------------------------------------------------------------===//
+
+static rt::UserObject *userObjectOf(cudaUserObject_t O) {
+  return reinterpret_cast<rt::UserObject *>(O);
+}
+
+CUHIP_EXPORT cudaError_t cudaUserObjectCreate(cudaUserObject_t *Object,
+                                              void *Ptr, cudaHostFn_t Destroy,
+                                              unsigned int InitialRefcount,
+                                              unsigned int Flags) {
+  return rt::userObjectCreate(reinterpret_cast<rt::UserObject **>(Object), Ptr,
+                              Destroy, InitialRefcount, Flags);
+}
+
+CUHIP_EXPORT cudaError_t cudaUserObjectRetain(cudaUserObject_t Object,
+                                              unsigned int Count) {
+  return rt::userObjectRetain(userObjectOf(Object), Count);
+}
+
+CUHIP_EXPORT cudaError_t cudaUserObjectRelease(cudaUserObject_t Object,
+                                               unsigned int Count) {
+  return rt::userObjectRelease(userObjectOf(Object), Count);
+}
+
+CUHIP_EXPORT cudaError_t cudaGraphRetainUserObject(cudaGraph_t Graph,
+                                                   cudaUserObject_t Object,
+                                                   unsigned int Count,
+                                                   unsigned int Flags) {
+  return rt::graphRetainUserObject(graphOf(Graph), userObjectOf(Object), Count,
+                                   Flags);
+}
+
+CUHIP_EXPORT cudaError_t cudaGraphReleaseUserObject(cudaGraph_t Graph,
+                                                    cudaUserObject_t Object,
+                                                    unsigned int Count) {
+  return rt::graphReleaseUserObject(graphOf(Graph), userObjectOf(Object),
+                                    Count);
+}
+
+//===----------------------------------------------------------------------===//
+// Graph memory
+//===----------------------------------------------------------------------===//
+
+CUHIP_EXPORT cudaError_t
+cudaDeviceGetGraphMemAttribute(int Device, enum cudaGraphMemAttributeType Attr,
+                               void *Value) {
+  return rt::deviceGetGraphMemAttribute(Device, Attr,
+                                        static_cast<uint64_t *>(Value));
+}
+
+CUHIP_EXPORT cudaError_t
+cudaDeviceSetGraphMemAttribute(int Device, enum cudaGraphMemAttributeType Attr,
+                               void *Value) {
+  return rt::deviceSetGraphMemAttribute(Device, Attr,
+                                        static_cast<uint64_t *>(Value));
+}
+
+CUHIP_EXPORT cudaError_t cudaDeviceGraphMemTrim(int Device) {
+  return rt::deviceGraphMemTrim(Device);
 }

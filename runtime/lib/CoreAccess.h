@@ -34,6 +34,9 @@ struct CoreAccess {
                              size_t *Bytes);
   /// The bytes in the allocation table.
   static size_t trackedBytes(Runtime &R);
+  /// Is Event an event eventCreate returned and eventDestroy did not
+  /// destroy? (Graph event nodes check theirs when they are made.)
+  static bool isEvent(Runtime &R, void *Event);
 };
 
 /// What Runtime::free does with Ptr, as Memory.cpp decides: free it (a

@@ -187,6 +187,18 @@ MemPool *livePool(MemoryTables &T, void *Handle) {
 } // namespace
 
 FreeDecision decideFree(Runtime &R, void *Ptr) {
+  // Memory of a graph's allocation node: freed for the graph's accounts,
+  // its storage kept while a graph still holds its address.
+  switch (graphmem::free(Ptr)) {
+  case graphmem::FreeResult::NotGraphMemory:
+    break;
+  case graphmem::FreeResult::Refuse:
+    return FreeDecision::Refuse;
+  case graphmem::FreeResult::Kept:
+    return FreeDecision::Done;
+  case graphmem::FreeResult::Release:
+    return FreeDecision::Release;
+  }
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   auto It = T.Blocks.find(reinterpret_cast<uintptr_t>(Ptr));
@@ -708,20 +720,6 @@ Status captureSet3D(void *Stream, const PitchedSide &Dst, int Value,
       Captured);
 }
 
-/// Stream-ordered allocation would need allocation and free nodes, which
-/// graphs here do not have: refused on a capturing stream.
-Status refuseOrderedAllocCapture(void *Stream, const char *What) {
-  if (!capture::anyActive())
-    return cudaSuccess;
-  CaptureStatus Capturing = CaptureStatus::None;
-  if (streamIsCapturing(Stream, &Capturing) != cudaSuccess ||
-      Capturing == CaptureStatus::None)
-    return cudaSuccess;
-  CUHIP_ERROR("%s on a capturing stream: graph allocation nodes are not "
-              "supported",
-              What);
-  return cudaErrorStreamCaptureUnsupported;
-}
 } // namespace
 
 Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
@@ -1050,8 +1048,14 @@ Status Runtime::mallocFromPoolAsync(void **Ptr, size_t Bytes, void *Pool,
   void *HipStream;
   if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
     return record(S);
-  if (Status S = refuseOrderedAllocCapture(Stream, "cudaMallocAsync"))
-    return record(S);
+  // On a capturing stream: an allocation node, whose memory is at the
+  // address returned from now on.
+  if (capture::anyActive()) {
+    bool Captured;
+    Status S = capture::allocate(Stream, Bytes, MemPoolProps(), Ptr, Captured);
+    if (Captured)
+      return record(S);
+  }
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   if (HipBackend *Hip = CoreAccess::hip(*this)) {
@@ -1110,8 +1114,23 @@ Status Runtime::freeAsync(void *Ptr, void *Stream) {
   void *HipStream;
   if (Status S = CoreAccess::resolveStream(*this, Stream, &HipStream))
     return record(S);
-  if (Status S = refuseOrderedAllocCapture(Stream, "cudaFreeAsync"))
-    return record(S);
+  // On a capturing stream: a free node.
+  if (capture::anyActive()) {
+    bool Captured;
+    Status S = capture::free(Stream, Ptr, Captured);
+    if (Captured)
+      return record(S);
+  }
+  switch (graphmem::free(Ptr)) {
+  case graphmem::FreeResult::NotGraphMemory:
+    break;
+  case graphmem::FreeResult::Refuse:
+    return record(cudaErrorInvalidValue);
+  case graphmem::FreeResult::Kept:
+    return cudaSuccess;
+  case graphmem::FreeResult::Release:
+    return record(CoreAccess::release(*this, Ptr));
+  }
   if (HipBackend *Hip = CoreAccess::hip(*this)) {
     // HIP frees in stream order; the range leaves the allocation table now,
     // as no later call may name it.

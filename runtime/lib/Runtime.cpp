@@ -1824,6 +1824,10 @@ EventObj *Runtime::Impl::findEvent(void *Handle) {
   return It == Events.end() ? nullptr : It->second.get();
 }
 
+bool CoreAccess::isEvent(Runtime &R, void *Event) {
+  return R.P->findEvent(Event) != nullptr;
+}
+
 bool Runtime::isStreamHandle(void *S) {
   void *Ignored;
   return P->resolveStream(S, &Ignored) == cudaSuccess;

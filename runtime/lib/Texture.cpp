@@ -299,6 +299,11 @@ Status memcpyArray(CopySide Dst, CopySide Src, size_t WidthBytes,
                                  Async);
 }
 
+Status resolveCopySide(const CopySide &S, size_t WidthBytes, size_t Height,
+                       size_t Depth, PitchedSide &Out) {
+  return resolveSide(S, WidthBytes, Height, Depth, Out);
+}
+
 Status memcpyArrayBytes(Array *A, size_t Offset, void *Linear, size_t Count,
                         bool ToArray, CopyKind Kind, void *Stream, bool Async) {
   if (!liveArray(A))

@@ -206,9 +206,9 @@ static int explicitGraph() {
   std::remove(dot);
   EXPECT(std::strncmp(head, "digraph", 7) == 0);
 
-  // The rest of the family is there and says it is not supported.
-  cudaGraphNode_t child;
-  EXPECT(cudaGraphAddChildGraphNode(&child, graph, nullptr, 0, clone) ==
+  // Conditional nodes are there and say they are not supported.
+  cudaGraphConditionalHandle handle;
+  EXPECT(cudaGraphConditionalHandleCreate(&handle, graph, 0, 0) ==
          cudaErrorNotSupported);
   cudaGetLastError();
 

@@ -1182,8 +1182,9 @@ TEST(DriverProcAddress, VersionsFlagsAndMissingSymbols) {
 
 TEST(DriverProcAddress, UnimplementedFunctionsSayNotSupported) {
   CHECK_CU(cuInit(0));
-  CUgraph G;
-  EXPECT_EQ(cuGraphCreate(&G, 0), CUDA_ERROR_NOT_SUPPORTED);
+  CUgraphConditionalHandle H;
+  EXPECT_EQ(cuGraphConditionalHandleCreate(&H, nullptr, nullptr, 0, 0),
+            CUDA_ERROR_NOT_SUPPORTED);
   // An export table cuhip does not know is not found (the static runtime
   // copes with that for its optional ones).
   const void *Table = reinterpret_cast<const void *>(1);

@@ -10,6 +10,7 @@
 #include "AddKernelPtx.h"
 #include "cuhip/runtime/Graph.h"
 #include "cuhip/runtime/Runtime.h"
+#include "cuhip/runtime/Texture.h"
 
 #include <gtest/gtest.h>
 
@@ -457,6 +458,8 @@ TEST_F(GraphFixture, ExplicitGraphRunsInDependencyOrder) {
   GraphExec *E = nullptr;
   ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
   ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
   for (unsigned I = 0; I < N; ++I)
     ASSERT_EQ(Out[I], 7u) << I;
   EXPECT_EQ(Calls.load(), 1);
@@ -468,6 +471,8 @@ TEST_F(GraphFixture, ExplicitGraphRunsInDependencyOrder) {
   ASSERT_EQ(graphExecSetNodeOp(E, AddNode, Add2), cudaSuccess);
   EXPECT_EQ(graphExecSetNodeOp(E, AddNode, Copy), cudaErrorInvalidValue);
   ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
   for (unsigned I = 0; I < N; ++I)
     ASSERT_EQ(Out[I], 103u) << I;
 
@@ -477,6 +482,8 @@ TEST_F(GraphFixture, ExplicitGraphRunsInDependencyOrder) {
   GraphExec *CE = nullptr;
   ASSERT_EQ(graphInstantiate(&CE, C, 0), cudaSuccess);
   ASSERT_EQ(graphLaunch(CE, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
   for (unsigned I = 0; I < N; ++I)
     ASSERT_EQ(Out[I], 7u) << I;
   EXPECT_EQ(Calls.load(), 3);
@@ -487,6 +494,8 @@ TEST_F(GraphFixture, ExplicitGraphRunsInDependencyOrder) {
   EXPECT_EQ(graphExecUpdate(E, C, &Result, &ErrNode), cudaSuccess);
   EXPECT_EQ(Result, 0);
   ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
   EXPECT_EQ(Out[0], 7u) << "the update took the clone's arguments";
   std::vector<GraphNode *> CNodes(5);
   Num = 5;
@@ -653,23 +662,655 @@ TEST_F(GraphFixture, SynchronousMemoryFamilyIsRefusedDuringCapture) {
   R.getLastError();
 }
 
-TEST_F(GraphFixture, StreamOrderedAllocationIsRefusedDuringCapture) {
+TEST_F(GraphFixture, StreamOrderedAllocationIsCapturedAsMemoryNodes) {
   void *S = stream();
-  void *P = nullptr;
-  ASSERT_EQ(R.mallocFromPoolAsync(&P, 64, nullptr, S), cudaSuccess);
+  void *Outside = nullptr;
+  ASSERT_EQ(R.mallocFromPoolAsync(&Outside, 64, nullptr, S), cudaSuccess);
   ASSERT_EQ(streamBeginCapture(S, CaptureMode::Global), cudaSuccess);
   void *Q = nullptr;
-  EXPECT_EQ(R.mallocFromPoolAsync(&Q, 64, nullptr, S),
-            cudaErrorStreamCaptureUnsupported);
-  EXPECT_EQ(Q, nullptr);
-  EXPECT_EQ(R.freeAsync(P, S), cudaErrorStreamCaptureUnsupported);
-  EXPECT_EQ(R.getLastError(), cudaErrorStreamCaptureUnsupported);
+  ASSERT_EQ(R.mallocFromPoolAsync(&Q, N * 4, nullptr, S), cudaSuccess);
+  ASSERT_NE(Q, nullptr);
+  ASSERT_EQ(R.memsetAsync(Q, 0, N * 4, S), cudaSuccess);
+  ASSERT_EQ(launchAdd(S, Q, N, 9), cudaSuccess);
+  ASSERT_EQ(R.memcpyAsync(Host.data(), Q, N * 4, CopyKind::DeviceToHost, S),
+            cudaSuccess);
+  ASSERT_EQ(R.freeAsync(Q, S), cudaSuccess);
+  // Memory no allocation node made cannot be freed by a free node.
+  EXPECT_EQ(R.freeAsync(Outside, S), cudaErrorInvalidValue);
   Graph *G = nullptr;
   ASSERT_EQ(streamEndCapture(S, &G), cudaSuccess);
-  graphDestroy(G);
-  // Outside capture both work, and P was not freed above.
-  EXPECT_EQ(R.freeAsync(P, S), cudaSuccess);
+  std::vector<GraphNode *> Nodes(5);
+  size_t Num = 5;
+  ASSERT_EQ(graphGetNodes(G, Nodes.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 5u);
+  NodeOp::Kind First, Last;
+  ASSERT_EQ(graphNodeGetType(Nodes[0], &First), cudaSuccess);
+  ASSERT_EQ(graphNodeGetType(Nodes[4], &Last), cudaSuccess);
+  EXPECT_EQ(First, NodeOp::MemAlloc);
+  EXPECT_EQ(Last, NodeOp::MemFree);
+  EXPECT_EQ(graphNodeOp(Nodes[0])->Dst, Q);
+  EXPECT_EQ(graphNodeOp(Nodes[4])->Dst, Q);
+  // The address stays the graph's: freeing it outside is refused.
+  EXPECT_EQ(R.freeAsync(Q, S), cudaErrorInvalidValue);
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  for (int Round = 0; Round < 2; ++Round) {
+    std::fill(Host.begin(), Host.end(), 0);
+    ASSERT_EQ(graphLaunch(E, S), cudaSuccess);
+    ASSERT_EQ(R.streamSynchronize(S), cudaSuccess);
+    for (unsigned I = 0; I < N; ++I)
+      ASSERT_EQ(Host[I], 9u) << I;
+  }
+  EXPECT_EQ(graphExecDestroy(E), cudaSuccess);
+  EXPECT_EQ(graphDestroy(G), cudaSuccess);
+  EXPECT_EQ(R.freeAsync(Outside, S), cudaSuccess);
   R.streamDestroy(S);
+  R.getLastError();
+}
+
+namespace {
+NodeOp addOp(void *P, unsigned Count, unsigned V) {
+  NodeOp Op;
+  Op.K = NodeOp::KernelLaunch;
+  Op.Grid = {(Count + 63) / 64, 1, 1};
+  Op.Block = {64, 1, 1};
+  void *Args[] = {&P, &Count, &V};
+  EXPECT_EQ(packKernelArgs(addKernel(), Args, Op), cudaSuccess);
+  return Op;
+}
+
+NodeOp copyOp(void *Dst, const void *Src, size_t Bytes, CopyKind Kind) {
+  NodeOp Op;
+  Op.K = NodeOp::Memcpy;
+  Op.Dst = Dst;
+  Op.Src = Src;
+  Op.Bytes = Bytes;
+  Op.Copy = Kind;
+  return Op;
+}
+
+GraphNode *add(Graph *G, NodeOp Op, std::vector<GraphNode *> Deps = {}) {
+  GraphNode *N = nullptr;
+  EXPECT_EQ(graphAddNode(&N, G, Deps.data(), Deps.size(), std::move(Op)),
+            cudaSuccess);
+  return N;
+}
+} // namespace
+
+TEST_F(GraphFixture, ThreeDimensionalCopyNodes) {
+  // Host rows of 12 bytes, 2 slices of 3 rows, into a device box at
+  // (x 4, y 1, z 1) of a 32-byte-pitched allocation of 4 rows per slice, and
+  // from there into a CUDA array and back out.
+  constexpr size_t W = 12, Rows = 3, Slices = 2, Pitch = 32, DevRows = 4;
+  std::vector<uint8_t> Src(W * Rows * Slices), Back(W * Rows * Slices, 0);
+  for (size_t I = 0; I < Src.size(); ++I)
+    Src[I] = uint8_t(I + 1);
+  void *Box = nullptr;
+  ASSERT_EQ(R.malloc(&Box, Pitch * DevRows * 3), cudaSuccess);
+  ASSERT_EQ(R.memset(Box, 0, Pitch * DevRows * 3), cudaSuccess);
+  Array *A = nullptr;
+  ChannelFormat F;
+  F.X = 8;
+  F.Kind = 1; // unsigned
+  ASSERT_EQ(arrayCreate(&A, F, W, Rows, Slices, 0), cudaSuccess);
+
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  NodeOp In;
+  In.K = NodeOp::Memcpy;
+  In.Copy = CopyKind::HostToDevice;
+  In.Width = W;
+  In.Height = Rows;
+  In.Depth = Slices;
+  In.Src = Src.data();
+  In.SrcPitch = W;
+  In.Dst = Box;
+  In.Pitch = Pitch;
+  In.DstEnd.Rows = DevRows;
+  In.DstEnd.X = 4;
+  In.DstEnd.Y = 1;
+  In.DstEnd.Z = 1;
+  GraphNode *InNode = add(G, In);
+  NodeOp ToArray = In;
+  ToArray.Copy = CopyKind::DeviceToDevice;
+  ToArray.Src = Box;
+  ToArray.SrcPitch = Pitch;
+  ToArray.SrcEnd = In.DstEnd;
+  ToArray.Dst = nullptr;
+  ToArray.Pitch = 0;
+  ToArray.DstEnd = CopyEnd();
+  ToArray.DstEnd.A = A;
+  GraphNode *ArrayNode = add(G, ToArray, {InNode});
+  NodeOp Out = In;
+  Out.Copy = CopyKind::DeviceToHost;
+  Out.Src = nullptr;
+  Out.SrcPitch = 0;
+  Out.SrcEnd = CopyEnd();
+  Out.SrcEnd.A = A;
+  Out.Dst = Back.data();
+  Out.Pitch = W;
+  Out.DstEnd = CopyEnd();
+  add(G, Out, {ArrayNode});
+
+  // A box that leaves its allocation, an array region that leaves the
+  // array, a pitch narrower than a row: refused when the node is made.
+  GraphNode *Bad = nullptr;
+  NodeOp TooFar = In;
+  TooFar.DstEnd.Z = 2;
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, TooFar), cudaErrorInvalidValue);
+  NodeOp OffArray = ToArray;
+  OffArray.DstEnd.X = 1;
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, OffArray),
+            cudaErrorInvalidValue);
+  NodeOp Narrow = In;
+  Narrow.Pitch = W - 1;
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, Narrow),
+            cudaErrorInvalidPitchValue);
+  NodeOp BadKind = In;
+  BadKind.Copy = static_cast<CopyKind>(7);
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, BadKind),
+            cudaErrorInvalidMemcpyDirection);
+
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  for (int Round = 0; Round < 2; ++Round) {
+    std::fill(Back.begin(), Back.end(), 0);
+    ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+    ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+    EXPECT_EQ(Back, Src);
+  }
+  // The box landed where the position says, and nowhere else.
+  std::vector<uint8_t> Whole(Pitch * DevRows * 3);
+  ASSERT_EQ(R.memcpy(Whole.data(), Box, Whole.size(), CopyKind::DeviceToHost),
+            cudaSuccess);
+  for (size_t Z = 0; Z < 3; ++Z)
+    for (size_t Y = 0; Y < DevRows; ++Y)
+      for (size_t X = 0; X < Pitch; ++X) {
+        bool Inside = Z >= 1 && Y >= 1 && Y < 1 + Rows && X >= 4 && X < 4 + W;
+        uint8_t Want =
+            Inside ? Src[((Z - 1) * Rows + (Y - 1)) * W + (X - 4)] : 0;
+        ASSERT_EQ(Whole[(Z * DevRows + Y) * Pitch + X], Want)
+            << Z << " " << Y << " " << X;
+      }
+  EXPECT_EQ(graphExecDestroy(E), cudaSuccess);
+  EXPECT_EQ(graphDestroy(G), cudaSuccess);
+  EXPECT_EQ(arrayDestroy(A), cudaSuccess);
+  R.free(Box);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, ChildGraphsRunInsideTheirParent) {
+  std::vector<uint32_t> Zero(N, 0);
+  // Child: add 2 then add 3. Parent: zero -> child -> copy out.
+  Graph *Child = nullptr;
+  ASSERT_EQ(graphCreate(&Child, 0), cudaSuccess);
+  GraphNode *C1 = add(Child, addOp(Dev, N, 2));
+  add(Child, addOp(Dev, N, 3), {C1});
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  GraphNode *Zeroing =
+      add(G, copyOp(Dev, Zero.data(), N * 4, CopyKind::HostToDevice));
+  NodeOp ChildOp;
+  ChildOp.K = NodeOp::ChildGraph;
+  ChildOp.Child = Child;
+  GraphNode *ChildNode = add(G, ChildOp, {Zeroing});
+  add(G, copyOp(Host.data(), Dev, N * 4, CopyKind::DeviceToHost), {ChildNode});
+  // The node holds a copy: changing the original changes nothing in it.
+  add(Child, addOp(Dev, N, 1000));
+  Graph *Embedded = graphNodeOp(ChildNode)->Child;
+  ASSERT_NE(Embedded, nullptr);
+  ASSERT_NE(Embedded, Child);
+  size_t Num = 0;
+  ASSERT_EQ(graphGetNodes(Embedded, nullptr, &Num), cudaSuccess);
+  EXPECT_EQ(Num, 2u);
+  // The embedded graph belongs to its node: not destroyed through its
+  // handle, and not made a child of itself.
+  EXPECT_EQ(graphDestroy(Embedded), cudaErrorInvalidValue);
+  GraphNode *Bad = nullptr;
+  NodeOp Self = ChildOp;
+  Self.Child = G;
+  EXPECT_EQ(graphAddNode(&Bad, Embedded, nullptr, 0, Self),
+            cudaErrorInvalidValue);
+
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  for (int Round = 0; Round < 2; ++Round) {
+    ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+    ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+    for (unsigned I = 0; I < N; ++I)
+      ASSERT_EQ(Host[I], 5u) << I;
+  }
+  // Changing the embedded graph changes the graph, not the instance.
+  std::vector<GraphNode *> Inner(2);
+  Num = 2;
+  ASSERT_EQ(graphGetNodes(Embedded, Inner.data(), &Num), cudaSuccess);
+  ASSERT_EQ(graphNodeSetOp(Inner[1], addOp(Dev, N, 30)), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(Host[0], 5u);
+  // The instance takes a graph of the child's topology's parameters...
+  Graph *NewChild = nullptr;
+  ASSERT_EQ(graphClone(&NewChild, Embedded), cudaSuccess);
+  NodeOp Update;
+  Update.K = NodeOp::ChildGraph;
+  Update.Child = NewChild;
+  ASSERT_EQ(graphExecSetNodeOp(E, ChildNode, Update), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(Host[0], 32u);
+  // ...but not one of another topology.
+  add(NewChild, NodeOp());
+  EXPECT_EQ(graphExecSetNodeOp(E, ChildNode, Update), cudaErrorInvalidValue);
+  // cudaGraphExecUpdate recurses into child graphs the same way.
+  Graph *Clone = nullptr;
+  ASSERT_EQ(graphClone(&Clone, G), cudaSuccess);
+  int Result = -1;
+  GraphNode *ErrNode = nullptr;
+  ASSERT_EQ(graphExecUpdate(E, Clone, &Result, &ErrNode), cudaSuccess);
+  EXPECT_EQ(Result, 0);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(Host[0], 32u);
+
+  // Moving a graph into the node: the node owns the handle itself.
+  NodeOp Move = ChildOp;
+  Move.Child = NewChild;
+  Move.MoveChild = true;
+  GraphNode *Moved = add(G, Move);
+  EXPECT_EQ(graphNodeOp(Moved)->Child, NewChild);
+  EXPECT_EQ(graphDestroy(NewChild), cudaErrorInvalidValue);
+  GraphExec *Never = nullptr;
+  EXPECT_EQ(graphInstantiate(&Never, NewChild, 0), cudaErrorInvalidValue);
+
+  EXPECT_EQ(graphExecDestroy(E), cudaSuccess);
+  EXPECT_EQ(graphDestroy(Clone), cudaSuccess);
+  EXPECT_EQ(graphDestroy(G), cudaSuccess);
+  EXPECT_EQ(graphGetNodes(Embedded, nullptr, &Num), cudaErrorInvalidValue)
+      << "the embedded graph went with its parent";
+  EXPECT_EQ(graphDestroy(Child), cudaSuccess);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, EventNodesRecordAndWait) {
+  void *Ev = event(), *Other = stream();
+  std::vector<uint32_t> Zero(N, 0);
+  ASSERT_EQ(R.memcpy(Dev, Zero.data(), N * 4, CopyKind::HostToDevice),
+            cudaSuccess);
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  GraphNode *K = add(G, addOp(Dev, N, 4));
+  NodeOp Record;
+  Record.K = NodeOp::EventRecord;
+  Record.Event = Ev;
+  add(G, Record, {K});
+  NodeOp Wait;
+  Wait.K = NodeOp::EventWait;
+  Wait.Event = Ev;
+  add(G, Wait);
+  // A null or destroyed event is refused.
+  void *Gone = event();
+  ASSERT_EQ(R.eventDestroy(Gone), cudaSuccess);
+  GraphNode *Bad = nullptr;
+  NodeOp Stale = Record;
+  Stale.Event = Gone;
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, Stale), cudaErrorInvalidValue);
+  Stale.Event = nullptr;
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, Stale), cudaErrorInvalidValue);
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, Other), cudaSuccess);
+  // The event marks the kernel's completion: waiting for it on the host
+  // sees its result.
+  ASSERT_EQ(R.eventSynchronize(Ev), cudaSuccess);
+  ASSERT_EQ(R.memcpy(Host.data(), Dev, N * 4, CopyKind::DeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(Host[N - 1], 4u);
+  ASSERT_EQ(R.streamSynchronize(Other), cudaSuccess);
+  graphExecDestroy(E);
+  graphDestroy(G);
+  R.eventDestroy(Ev);
+  R.streamDestroy(Other);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, TopologyQueriesAndEdits) {
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  //   A -> C, B -> C, C -> D
+  GraphNode *A = add(G, NodeOp()), *B = add(G, NodeOp());
+  GraphNode *C = add(G, NodeOp(), {A, B});
+  GraphNode *D = add(G, NodeOp(), {C});
+  GraphNode *Bad = nullptr;
+  GraphNode *Twice[] = {A, A};
+  EXPECT_EQ(graphAddNode(&Bad, G, Twice, 2, NodeOp()), cudaErrorInvalidValue)
+      << "a dependency given twice";
+  std::vector<GraphNode *> Out(4, nullptr);
+  size_t Num = 4;
+  ASSERT_EQ(graphGetRootNodes(G, Out.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 2u);
+  EXPECT_EQ(Out[0], A);
+  EXPECT_EQ(Out[1], B);
+  EXPECT_EQ(Out[2], nullptr);
+  std::vector<GraphNode *> From(5), To(5);
+  Num = 0;
+  ASSERT_EQ(graphGetEdges(G, nullptr, nullptr, &Num), cudaSuccess);
+  EXPECT_EQ(Num, 3u);
+  Num = 5;
+  ASSERT_EQ(graphGetEdges(G, From.data(), To.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 3u);
+  EXPECT_EQ(From[0], A);
+  EXPECT_EQ(To[0], C);
+  EXPECT_EQ(From[2], C);
+  EXPECT_EQ(To[2], D);
+  EXPECT_EQ(From[3], nullptr);
+  EXPECT_EQ(graphGetEdges(G, From.data(), nullptr, &Num),
+            cudaErrorInvalidValue);
+  Num = 4;
+  ASSERT_EQ(graphNodeGetDependencies(C, Out.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 2u);
+  EXPECT_EQ(Out[1], B);
+  Num = 1;
+  ASSERT_EQ(graphNodeGetDependentNodes(C, Out.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 1u);
+  EXPECT_EQ(Out[0], D);
+
+  // Removing an edge that exists, then one that does not.
+  ASSERT_EQ(graphRemoveDependencies(G, &B, &C, 1), cudaSuccess);
+  EXPECT_EQ(graphRemoveDependencies(G, &B, &C, 1), cudaErrorInvalidValue);
+  Num = 4;
+  ASSERT_EQ(graphGetRootNodes(G, Out.data(), &Num), cudaSuccess);
+  EXPECT_EQ(Num, 2u);
+  ASSERT_EQ(graphNodeGetDependentNodes(B, nullptr, &Num), cudaSuccess);
+  EXPECT_EQ(Num, 0u);
+
+  // A clone's nodes are found from the original's.
+  Graph *Clone = nullptr;
+  ASSERT_EQ(graphClone(&Clone, G), cudaSuccess);
+  GraphNode *CloneOfC = nullptr;
+  ASSERT_EQ(graphNodeFindInClone(&CloneOfC, C, Clone), cudaSuccess);
+  ASSERT_NE(CloneOfC, C);
+  Num = 4;
+  ASSERT_EQ(graphNodeGetDependencies(CloneOfC, Out.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 1u);
+  GraphNode *CloneOfA = nullptr;
+  ASSERT_EQ(graphNodeFindInClone(&CloneOfA, A, Clone), cudaSuccess);
+  EXPECT_EQ(Out[0], CloneOfA);
+  EXPECT_EQ(graphNodeFindInClone(&Bad, C, G), cudaErrorInvalidValue)
+      << "G is no clone";
+
+  // Destroying a node takes its edges along.
+  ASSERT_EQ(graphDestroyNode(C), cudaSuccess);
+  EXPECT_EQ(graphDestroyNode(C), cudaErrorInvalidValue);
+  Num = 4;
+  ASSERT_EQ(graphGetNodes(G, Out.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 3u);
+  EXPECT_EQ(Out[2], D);
+  ASSERT_EQ(graphGetEdges(G, nullptr, nullptr, &Num), cudaSuccess);
+  EXPECT_EQ(Num, 0u);
+  // The graph still instantiates and runs in the new shape.
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  graphExecDestroy(E);
+  graphDestroy(Clone);
+  graphDestroy(G);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, NodeParametersOfGraphsAndInstances) {
+  std::vector<uint32_t> Out(N, 0);
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  NodeOp Set;
+  Set.K = NodeOp::Memset;
+  Set.Dst = Dev;
+  Set.Value = 1;
+  Set.ElementSize = 4;
+  Set.Width = N;
+  GraphNode *SetNode = add(G, Set);
+  GraphNode *AddNode = add(G, addOp(Dev, N, 10), {SetNode});
+  GraphNode *CopyNode = add(
+      G, copyOp(Out.data(), Dev, N * 4, CopyKind::DeviceToHost), {AddNode});
+  std::atomic<int> Calls{0}, Others{0};
+  NodeOp Host;
+  Host.K = NodeOp::Host;
+  Host.HostFn = countUp;
+  Host.HostData = &Calls;
+  GraphNode *HostNode = add(G, Host, {CopyNode});
+  // The graph's node takes new parameters of its own kind only.
+  ASSERT_EQ(graphNodeSetOp(AddNode, addOp(Dev, N, 20)), cudaSuccess);
+  EXPECT_EQ(graphNodeSetOp(AddNode, Host), cudaErrorInvalidValue);
+  NodeOp::Kind K;
+  ASSERT_EQ(graphNodeGetType(HostNode, &K), cudaSuccess);
+  EXPECT_EQ(K, NodeOp::Host);
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  auto run = [&] {
+    ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+    ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  };
+  run();
+  EXPECT_EQ(Out[0], 21u);
+  EXPECT_EQ(Calls.load(), 1);
+
+  // The instance's parameters change without the graph's.
+  NodeOp Set7 = Set;
+  Set7.Value = 7;
+  ASSERT_EQ(graphExecSetNodeOp(E, SetNode, Set7), cudaSuccess);
+  NodeOp OtherHost = Host;
+  OtherHost.HostData = &Others;
+  ASSERT_EQ(graphExecSetNodeOp(E, HostNode, OtherHost), cudaSuccess);
+  run();
+  EXPECT_EQ(Out[0], 27u);
+  EXPECT_EQ(Others.load(), 1);
+  EXPECT_EQ(graphNodeOp(SetNode)->Value, 1u);
+  // What an instance may not change: a 2D memset's shape, a copy from
+  // device to host memory, anything empty.
+  NodeOp Rows = Set;
+  Rows.Height = 2;
+  Rows.Width = N / 2;
+  Rows.Pitch = N / 2 * 4;
+  EXPECT_EQ(graphExecSetNodeOp(E, SetNode, Rows), cudaErrorInvalidValue);
+  std::vector<uint32_t> HostSrc(N);
+  EXPECT_EQ(graphExecSetNodeOp(
+                E, CopyNode,
+                copyOp(Out.data(), HostSrc.data(), N * 4, CopyKind::Default)),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(graphExecSetNodeOp(
+                E, CopyNode, copyOp(Out.data(), Dev, 0, CopyKind::DeviceToHost)),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(graphExecSetNodeOp(E, CopyNode, Host), cudaErrorInvalidValue);
+
+  // Disabled nodes act as empty ones.
+  ASSERT_EQ(graphNodeSetEnabled(E, AddNode, false), cudaSuccess);
+  bool Enabled = true;
+  ASSERT_EQ(graphNodeGetEnabled(E, AddNode, &Enabled), cudaSuccess);
+  EXPECT_FALSE(Enabled);
+  run();
+  EXPECT_EQ(Out[0], 7u);
+  ASSERT_EQ(graphNodeSetEnabled(E, AddNode, true), cudaSuccess);
+  run();
+  EXPECT_EQ(Out[0], 27u);
+  EXPECT_EQ(graphNodeSetEnabled(E, HostNode, false), cudaErrorInvalidValue)
+      << "only kernel, memcpy and memset nodes";
+
+  // cudaGraphExecUpdate says what differs.
+  Graph *Other = nullptr;
+  ASSERT_EQ(graphCreate(&Other, 0), cudaSuccess);
+  GraphNode *O1 = add(Other, Set);
+  GraphNode *O2 = add(Other, Host, {O1});
+  add(Other, copyOp(Out.data(), Dev, N * 4, CopyKind::DeviceToHost), {O2});
+  add(Other, Host);
+  int Result = -1;
+  GraphNode *ErrNode = nullptr, *ErrFrom = nullptr;
+  EXPECT_EQ(graphExecUpdate(E, Other, &Result, &ErrNode, &ErrFrom),
+            cudaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(Result, 3); // cudaGraphExecUpdateErrorNodeTypeChanged
+  EXPECT_EQ(ErrNode, O2);
+  Graph *Rewired = nullptr;
+  ASSERT_EQ(graphCreate(&Rewired, 0), cudaSuccess);
+  GraphNode *R1 = add(Rewired, Set);
+  GraphNode *R2 = add(Rewired, addOp(Dev, N, 10), {R1});
+  add(Rewired, copyOp(Out.data(), Dev, N * 4, CopyKind::DeviceToHost), {R2});
+  GraphNode *R4 = add(Rewired, Host, {R1});
+  EXPECT_EQ(graphExecUpdate(E, Rewired, &Result, &ErrNode, &ErrFrom),
+            cudaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(Result, 2); // cudaGraphExecUpdateErrorTopologyChanged
+  EXPECT_EQ(ErrNode, R4);
+  EXPECT_EQ(ErrFrom, R1);
+
+  graphExecDestroy(E);
+  graphDestroy(Rewired);
+  graphDestroy(Other);
+  graphDestroy(G);
+  R.getLastError();
+}
+
+namespace {
+int Destroyed = 0;
+void destroyCounted(void *P) { Destroyed += *static_cast<int *>(P); }
+} // namespace
+
+TEST_F(GraphFixture, UserObjectsLiveAsLongAsTheirOwners) {
+  int One = 1;
+  Destroyed = 0;
+  UserObject *O = nullptr;
+  EXPECT_EQ(userObjectCreate(&O, &One, destroyCounted, 1, 0),
+            cudaErrorInvalidValue)
+      << "cudaUserObjectNoDestructorSync is required";
+  EXPECT_EQ(userObjectCreate(&O, &One, destroyCounted, 0, 1),
+            cudaErrorInvalidValue);
+  ASSERT_EQ(userObjectCreate(&O, &One, destroyCounted, 1, 1), cudaSuccess);
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  add(G, NodeOp());
+  ASSERT_EQ(graphRetainUserObject(G, O, 2, 0), cudaSuccess);
+  ASSERT_EQ(graphReleaseUserObject(G, O, 1), cudaSuccess);
+  EXPECT_EQ(graphReleaseUserObject(G, O, 5), cudaErrorInvalidValue)
+      << "more than the graph owns";
+  Graph *Clone = nullptr;
+  ASSERT_EQ(graphClone(&Clone, G), cudaSuccess);
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  // The caller's reference goes; the graph, the clone and the instance
+  // keep the object alive.
+  ASSERT_EQ(userObjectRelease(O, 1), cudaSuccess);
+  ASSERT_EQ(graphDestroy(G), cudaSuccess);
+  ASSERT_EQ(graphDestroy(Clone), cudaSuccess);
+  EXPECT_EQ(Destroyed, 0);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(Destroyed, 0);
+  ASSERT_EQ(graphExecDestroy(E), cudaSuccess);
+  EXPECT_EQ(Destroyed, 1);
+  EXPECT_EQ(userObjectRetain(O, 1), cudaErrorInvalidValue) << "destroyed";
+
+  // Moving the caller's references into a graph.
+  UserObject *M = nullptr;
+  ASSERT_EQ(userObjectCreate(&M, &One, destroyCounted, 2, 1), cudaSuccess);
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  ASSERT_EQ(graphRetainUserObject(G, M, 2, 1), cudaSuccess);
+  ASSERT_EQ(graphDestroy(G), cudaSuccess);
+  EXPECT_EQ(Destroyed, 2);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, AllocationNodesKeepTheirAddress) {
+  auto memAttr = [](int Attr) {
+    uint64_t V = 0;
+    EXPECT_EQ(deviceGetGraphMemAttribute(0, Attr, &V), cudaSuccess);
+    return V;
+  };
+  uint64_t UsedBefore = memAttr(0), ReservedBefore = memAttr(2);
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  NodeOp Alloc;
+  Alloc.K = NodeOp::MemAlloc;
+  Alloc.Bytes = N * 4;
+  GraphNode *AllocNode = add(G, Alloc);
+  void *P = graphNodeOp(AllocNode)->Dst;
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(memAttr(2), ReservedBefore + N * 4);
+  NodeOp Set;
+  Set.K = NodeOp::Memset;
+  Set.Dst = P;
+  Set.Width = N * 4;
+  GraphNode *SetNode = add(G, Set, {AllocNode});
+  GraphNode *AddNode = add(G, addOp(P, N, 6), {SetNode});
+  GraphNode *Out = add(
+      G, copyOp(Host.data(), P, N * 4, CopyKind::DeviceToHost), {AddNode});
+  // Bad allocations: no bytes, another location type.
+  GraphNode *Bad = nullptr;
+  NodeOp Empty = Alloc;
+  Empty.Bytes = 0;
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, Empty), cudaErrorInvalidValue);
+  NodeOp Host2 = Alloc;
+  Host2.Pool.LocationType = 2;
+  EXPECT_EQ(graphAddNode(&Bad, G, nullptr, 0, Host2), cudaErrorInvalidValue);
+  // Graphs with memory nodes cannot be cloned or lose nodes or edges.
+  Graph *Clone = nullptr;
+  EXPECT_EQ(graphClone(&Clone, G), cudaErrorNotSupported);
+  EXPECT_EQ(graphDestroyNode(Out), cudaErrorInvalidValue);
+  EXPECT_EQ(graphRemoveDependencies(G, &AddNode, &Out, 1),
+            cudaErrorInvalidValue);
+
+  // Not freed in the graph: each launch needs a free in between.
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  GraphExec *Second = nullptr;
+  EXPECT_EQ(graphInstantiate(&Second, G, 0), cudaErrorInvalidValue)
+      << "one instance at a time";
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(Host[N - 1], 6u);
+  EXPECT_EQ(memAttr(0), UsedBefore + N * 4);
+  EXPECT_EQ(graphLaunch(E, nullptr), cudaErrorInvalidValue);
+  ASSERT_EQ(R.freeAsync(P, nullptr), cudaSuccess);
+  EXPECT_EQ(memAttr(0), UsedBefore);
+  EXPECT_EQ(R.free(P), cudaErrorInvalidValue) << "freed already";
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.free(P), cudaSuccess);
+  ASSERT_EQ(graphExecDestroy(E), cudaSuccess);
+
+  // With cudaGraphInstantiateFlagAutoFreeOnLaunch each launch frees the
+  // last one's memory itself.
+  ASSERT_EQ(graphInstantiate(&E, G, 1), cudaSuccess);
+  unsigned long long Flags = 0;
+  ASSERT_EQ(graphExecGetFlags(E, &Flags), cudaSuccess);
+  EXPECT_EQ(Flags, 1u);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(Host[0], 6u);
+
+  // A free node in another graph frees it; a second one is refused.
+  Graph *Freer = nullptr;
+  ASSERT_EQ(graphCreate(&Freer, 0), cudaSuccess);
+  NodeOp Free;
+  Free.K = NodeOp::MemFree;
+  Free.Dst = P;
+  add(Freer, Free);
+  EXPECT_EQ(graphAddNode(&Bad, Freer, nullptr, 0, Free), cudaErrorInvalidValue);
+  NodeOp Stray = Free;
+  Stray.Dst = Dev;
+  EXPECT_EQ(graphAddNode(&Bad, Freer, nullptr, 0, Stray),
+            cudaErrorInvalidValue)
+      << "not an allocation node's memory";
+  GraphExec *FreeExec = nullptr;
+  ASSERT_EQ(graphInstantiate(&FreeExec, Freer, 0), cudaSuccess);
+  ASSERT_EQ(graphLaunch(FreeExec, nullptr), cudaSuccess);
+  EXPECT_EQ(memAttr(0), UsedBefore);
+  ASSERT_EQ(graphExecDestroy(FreeExec), cudaSuccess);
+  ASSERT_EQ(graphDestroy(Freer), cudaSuccess);
+  ASSERT_EQ(graphExecDestroy(E), cudaSuccess);
+  ASSERT_EQ(graphDestroy(G), cudaSuccess);
+  // The storage went with the last holder.
+  EXPECT_EQ(memAttr(2), ReservedBefore);
+  EXPECT_FALSE(R.isDeviceRange(P, 1));
+  uint64_t Zero = 0, One = 1;
+  EXPECT_EQ(deviceSetGraphMemAttribute(0, 1, &Zero), cudaSuccess);
+  EXPECT_EQ(deviceSetGraphMemAttribute(0, 1, &One), cudaErrorInvalidValue);
+  EXPECT_EQ(deviceSetGraphMemAttribute(0, 0, &Zero), cudaErrorInvalidValue);
   R.getLastError();
 }
 
@@ -699,6 +1340,7 @@ TEST(Streams, IdsAreUniqueAndEventsWithoutTimingCannotBeTimed) {
   ASSERT_EQ(R.eventCreate(&Untimed, 0x2), cudaSuccess);
   ASSERT_EQ(R.eventRecord(Timed, nullptr), cudaSuccess);
   ASSERT_EQ(R.eventRecord(Untimed, nullptr), cudaSuccess);
+  ASSERT_EQ(R.eventSynchronize(Untimed), cudaSuccess);
   float Ms = 0;
   EXPECT_EQ(R.eventElapsedTime(&Ms, Timed, Untimed),
             cudaErrorInvalidResourceHandle);

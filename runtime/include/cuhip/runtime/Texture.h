@@ -112,6 +112,13 @@ Status memcpyArray(CopySide Dst, CopySide Src, size_t WidthBytes,
                    size_t Height, size_t Depth, CopyKind Kind, void *Stream,
                    bool Async);
 
+/// Where a copy of Depth slices of Height rows of WidthBytes at S lies: S's
+/// pitched memory, or the part of S's array (cudaErrorInvalidValue for a
+/// destroyed array or a region that leaves it). Records no error; graph
+/// copy nodes check and resolve their array operands with it.
+Status resolveCopySide(const CopySide &S, size_t WidthBytes, size_t Height,
+                       size_t Depth, PitchedSide &Out);
+
 /// cudaMemcpyToArray / cudaMemcpyFromArray (deprecated, still exported):
 /// Count bytes from byte Offset of A's elements taken row after row.
 Status memcpyArrayBytes(Array *A, size_t Offset, void *Linear, size_t Count,

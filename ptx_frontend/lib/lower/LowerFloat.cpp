@@ -863,6 +863,36 @@ Value *narrowToSingle(FloatEmitter &E, Value *Bits) {
   return E.B.CreateBitCast(Bits, E.B.getFloatTy());
 }
 
+/// mad.f32 as sm_1x defines it (ISA, mad notes "For .target sm_1x"): the
+/// product of a and b is formed in double precision and its significand
+/// truncated to 24 bits, the exponent preserved (so the product neither
+/// overflows nor underflows), and c is added with round-to-nearest-even;
+/// when c is +/-0 the result is that of a separate mul and add instead.
+/// Inputs arrive flushed; the caller flushes the result.
+Value *madTruncatedProduct(FunctionLowering &L, Value *A, Value *Bv, Value *C) {
+  IRBuilder<> &B = L.B;
+  Type *F64 = B.getDoubleTy(), *I64 = B.getInt64Ty();
+  // 24 x 24 significand bits: the double product is exact.
+  Value *P = B.CreateFMul(B.CreateFPExt(A, F64), B.CreateFPExt(Bv, F64));
+  // Dropping the 29 fraction bits below the 24th truncates toward zero;
+  // a NaN keeps its payload (clearing it could turn it into infinity).
+  Value *PBits = B.CreateBitCast(P, I64);
+  Value *T = B.CreateBitCast(
+      B.CreateAnd(PBits, B.getInt64(~((uint64_t(1) << 29) - 1))), F64);
+  T = B.CreateSelect(B.CreateFCmpUNO(P, P), P, T);
+  // The sum is rounded once: both addends have 24-bit significands and c
+  // is a normal f32 (or the separate form below applies), so either the
+  // double sum is exact or the smaller addend lies below 2^-29 of the
+  // larger, too little to move the f32 rounding of the sum off that of
+  // the larger one.
+  Value *S = B.CreateFAdd(T, B.CreateFPExt(C, F64));
+  Value *Fused = B.CreateFPTrunc(S, B.getFloatTy());
+  // c = +/-0: mul.f32 then add.f32, each rounded and flushed.
+  Value *Separate = B.CreateFAdd(L.flush(B.CreateFMul(A, Bv)), C);
+  Value *CZero = B.CreateFCmpOEQ(C, ConstantFP::get(C->getType(), 0.0));
+  return B.CreateSelect(CZero, Separate, Fused);
+}
+
 void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
                       const ArithMods &M) {
   FloatEmitter E(L);
@@ -873,7 +903,10 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
   std::string Form = Op + "." + std::string(scalarTypeName(T));
   unsigned Ftz32 = IsF32 ? ModFtz : 0;
   bool Legacy = isLegacyPtx(L);
-  bool Ftz = M.any(ModFtz);
+  // On sm_1x every f32 arithmetic instruction flushes subnormal inputs and
+  // results (ISA "Subnormal numbers: sm_1x"), .ftz or not.
+  bool Sm1x = IsF32 && targetsSm1x(L);
+  bool Ftz = M.any(ModFtz) || Sm1x;
 
   auto in = [&](unsigned Idx) -> Value * {
     Value *V = L.read(I, Idx, Ty, false);
@@ -930,17 +963,14 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
         L.unsupported(I, "fma requires a rounding modifier");
         return;
       }
-      if (IsF32 && targetsSm1x(L)) {
-        L.unsupported(I, "mad.f32 on sm_1x truncates the product; "
-                         "only the sm_20+ form is implemented");
-        return;
-      }
     }
     Value *A = in(1), *Bv = in(2), *C = in(3);
     if (!A || !Bv || !C)
       return;
     Value *R;
-    if (!Directed)
+    if (Op == "mad" && Sm1x && !M.any(ModRnd))
+      R = madTruncatedProduct(L, A, Bv, C);
+    else if (!Directed)
       R = E.fma(A, Bv, C);
     else if (IsF32)
       R = narrowToSingle(

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Writes cases/legacy/mad-sm1x.ptx and .data: mad.f32 as the PTX ISA
+defines it for .target sm_1x, on inputs where it differs from fma, from a
+separate mul and add, or from an IEEE result with subnormals. Run it after
+changing a case:
+    python3 test/conformance/cases/legacy/model/mad_sm1x.py
+
+The model follows the ISA's notes on mad for sm_1x: subnormal inputs and
+results are flushed to sign-preserving zero; "mad.f32 computes the product
+of a and b at double precision, and then the mantissa is truncated to 23
+bits, but the exponent is preserved" (so the product neither overflows nor
+underflows), c is added and the sum rounded to nearest even; "when c =
++/-0.0, mad.f32 is identical to the result computed using separate mul and
+add instructions". mad.sat.f32 clamps to [0, 1], NaN to +0. Exact
+arithmetic comes from float/fpref.py.
+"""
+import os
+import sys
+from fractions import Fraction
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(CASES, "float"))
+from fpref import (F32, RN, NAN, Special, decode, encode_exact, flush,  # noqa
+                   floor_log2, is_nan, mul, add, round_to_format)
+
+
+def truncate24(v):
+    """v's significand cut to 24 bits toward zero, the exponent unbounded."""
+    if v == 0:
+        return v
+    q = Fraction(2) ** (floor_log2(abs(v)) - 23)
+    t = (abs(v) / q).numerator // (abs(v) / q).denominator * q
+    return t if v > 0 else -t
+
+
+def mad_sm1x(ab, bb, cb, sat=False):
+    a, b, c = (decode(flush(x, F32), F32) for x in (ab, bb, cb))
+    c_zero = isinstance(c, Special) and c.kind == "zero"
+    if c_zero:
+        # mul.f32 then add.f32, each rounded to nearest and flushed.
+        p, pneg = mul(a, b)
+        m = flush(round_to_format(p, F32, RN, pneg), F32)
+        s, sneg = add(decode(m, F32), c, RN)
+    else:
+        p, pneg = mul(a, b)
+        if isinstance(p, Fraction) and p != 0:
+            p = truncate24(p)
+        elif isinstance(p, Fraction):
+            p = Special("zero", pneg)
+        s, sneg = add(p, c, RN)
+    r = flush(round_to_format(s, F32, RN, sneg), F32)
+    if sat:
+        # [0, 1], NaN and negative values to +0; the ISA leaves the sign of
+        # a saturated -0 open, so no case produces one.
+        assert r != 0x80000000, "a -0 result under .sat"
+        v = decode(r, F32)
+        if is_nan(r, F32) or r >> 31:
+            r = 0
+        elif isinstance(v, Special) and v.kind == "inf" or \
+                isinstance(v, Fraction) and v > 1:
+            r = 0x3f800000
+    return r
+
+
+# (a, b, c, why)
+CASES_ = [
+    (0x3f800003, 0x3f800003, 0xbf800000,
+     "(1+3u)^2 - 1: the product's 2^-46 bits are truncated (fma keeps them)"),
+    (0x3f800801, 0x3f800800, 0x00000000,
+     "c = +0: mul rounds the product up, then adds"),
+    (0x3f800801, 0x3f800800, 0x0d800000,
+     "same product, c = 2^-100: the truncated product is used"),
+    (0x3f800001, 0x3f800001, 0x33800000,
+     "1+2^-22 (truncated) + 2^-24 is a tie, to even; fma rounds up"),
+    (0x5f400000, 0x5fc00000, 0xff700000,
+     "the product 2.25*2^127 overflows f32 but keeps its exponent"),
+    (0x1c800000, 0x1c800000, 0x00800000,
+     "the product 2^-140 keeps its exponent and reaches the sum"),
+    (0x1c800000, 0x1c800000, 0x00000000,
+     "c = 0: mul flushes the 2^-140 product to zero"),
+    (0x00400000, 0x7e800000, 0x3f800000,
+     "a subnormal a is flushed to zero"),
+    (0x20000000, 0x20000000, 0x80c00000,
+     "2^-126 - 1.5*2^-126 = -2^-127 is subnormal: flushed to -0"),
+    (0x3f800000, 0xbf800000, 0x3f800000, "1 - 1 is +0"),
+    (0xbf800000, 0x00000000, 0x80000000, "-0 + -0 is -0 (c = -0 form)"),
+    (0x7fc00000, 0x3f800000, 0x3f800000, "NaN propagates"),
+    (0x7f800000, 0x00000000, 0x3f800000, "inf * 0 is NaN"),
+    (0x7f800000, 0x40000000, 0xbf800000, "inf * 2 - 1 is inf"),
+    (0x40490fdb, 0x402df854, 0x3fb504f3, "pi * e + sqrt(2)"),
+    (0xc0490fdb, 0x3f317218, 0x42c80000, "-pi * ln(2) + 100"),
+]
+SAT = [(0x40000000, 0x3f800000, 0x3f000000, "2 + 0.5 clamps to 1"),
+       (0xbf800000, 0x3f800000, 0x3e800000, "-0.75 clamps to 0"),
+       (0x3f000000, 0x3f000000, 0x3e800000, "0.5 stays"),
+       (0x7fc00000, 0x3f800000, 0x3f800000, "NaN becomes +0")]
+
+
+def main():
+    n = len(CASES_)
+    assert len(SAT) <= n
+    sat = SAT + [SAT[-2]] * (n - len(SAT))
+    A = [x[0] for x in CASES_]
+    B = [x[1] for x in CASES_]
+    C = [x[2] for x in CASES_]
+    SA = [x[0] for x in sat]
+    SB = [x[1] for x in sat]
+    SC = [x[2] for x in sat]
+    d = [mad_sm1x(*x[:3]) for x in CASES_]
+    ds = [mad_sm1x(*x[:3], sat=True) for x in sat]
+    ptx = """// mad.f32 without a rounding modifier on .target sm_1x: the product
+// truncated to 24 significant bits with its exponent kept, then c added and
+// rounded to nearest; a separate mul and add when c is zero; subnormals
+// flushed. Generated by legacy/model/mad_sm1x.py.
+	.version 1.4
+	.target sm_10, map_f64_to_f32
+
+	.entry madSm1x (
+		.param .u64 __cudaparm_madSm1x_in,
+		.param .u64 __cudaparm_madSm1x_out)
+	{
+	.reg .u32 %r<4>;
+	.reg .u64 %rd<8>;
+	.reg .f32 %f<8>;
+	cvt.u32.u16 	%r1, %tid.x;
+	mul.wide.u32 	%rd1, %r1, 4;
+	ld.param.u64 	%rd2, [__cudaparm_madSm1x_in];
+	add.u64 	%rd3, %rd2, %rd1;
+	ld.global.f32 	%f1, [%rd3+0];
+	ld.global.f32 	%f2, [%rd3+{N4}];
+	ld.global.f32 	%f3, [%rd3+{N8}];
+	mad.f32 	%f4, %f1, %f2, %f3;
+	ld.global.f32 	%f5, [%rd3+{N12}];
+	ld.global.f32 	%f6, [%rd3+{N16}];
+	ld.global.f32 	%f7, [%rd3+{N20}];
+	mad.sat.f32 	%f0, %f5, %f6, %f7;
+	ld.param.u64 	%rd4, [__cudaparm_madSm1x_out];
+	add.u64 	%rd5, %rd4, %rd1;
+	st.global.f32 	[%rd5+0], %f4;
+	st.global.f32 	[%rd5+{N4}], %f0;
+	exit;
+	}
+""".replace("{N4}", str(4 * n)).replace("{N8}", str(8 * n)) \
+   .replace("{N12}", str(12 * n)).replace("{N16}", str(16 * n)) \
+   .replace("{N20}", str(20 * n))
+    h = lambda v: "0x%08x" % v  # noqa: E731
+    data = ["# mad.f32 on sm_1x, thread i: out[i] = mad.f32(a[i], b[i], c[i]),",
+            "# out[n + i] = mad.sat.f32(sa[i], sb[i], sc[i]); in holds a, b, c,",
+            "# sa, sb, sc. Expected values from legacy/model/mad_sm1x.py (the",
+            "# ISA's notes on mad for sm_1x, evaluated in exact arithmetic):"]
+    for i, x in enumerate(CASES_):
+        data.append(f"#   {i}: {x[3]}")
+    for i, x in enumerate(sat):
+        if i < len(SAT):
+            data.append(f"#   sat {i}: {x[3]}")
+    data += ["kernel madSm1x", f"block {n}",
+             "buffer in f32 = " + " ".join(h(v) for v in A + B + C + SA + SB + SC),
+             f"buffer out f32 [{2 * n}]", "param in", "param out",
+             "expect out f32 = " + " ".join(h(v) if not is_nan(v, F32) else "nan"
+                                            for v in d + ds)]
+    with open(os.path.join(CASES, "legacy", "mad-sm1x.ptx"), "w") as f:
+        f.write(ptx)
+    with open(os.path.join(CASES, "legacy", "mad-sm1x.data"), "w") as f:
+        f.write("\n".join(data) + "\n")
+
+
+if __name__ == "__main__":
+    main()

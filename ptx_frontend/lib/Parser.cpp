@@ -1412,9 +1412,16 @@ bool Parser::parseOperand(Operand &Op, unsigned Level) {
     if (Tok.isPunct('-')) {
       SourceLoc Minus = Tok.Loc;
       consume();
+      if (Tok.Kind == TokenKind::Identifier && isRegisterName(Tok.Text)) {
+        // vmad's negated sources: `-%r3`, `-%r1.h0`.
+        parseNameOperand(Op);
+        Op.Loc = Minus;
+        Op.Minus = true;
+        return true;
+      }
       if (Tok.Kind != TokenKind::Integer && Tok.Kind != TokenKind::HexFloat &&
           Tok.Kind != TokenKind::Float) {
-        errorExpected("a number after '-'");
+        errorExpected("a number or a register after '-'");
         return false;
       }
       Number N;

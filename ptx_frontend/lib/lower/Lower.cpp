@@ -1123,6 +1123,7 @@ static const OpcodeTable &opcodeTable() {
     registerWarpInstructions(T);
     registerMatrixInstructions(T);
     registerTextureInstructions(T);
+    registerVideoInstructions(T);
     for (const char *Op : {"add", "sub", "mul", "mad", "div", "rem", "min",
                            "max", "abs", "neg"})
       T[Op] = lowerArithmetic;
@@ -1138,10 +1139,16 @@ static const OpcodeTable &opcodeTable() {
 bool FunctionLowering::checkRegisterParts(const Instruction &I,
                                           const Operand &O, unsigned Depth,
                                           bool &Expand) {
-  if (!O.Selector.empty()) {
+  // Video instructions read their own selectors and vmad its negations.
+  if (!O.Selector.empty() && !isVideoInstruction(I.Opcode)) {
     error(O.Loc, "'." + O.Selector + "' selects part of a register only in "
                  "video instructions; use a vector element (.x, .y, .z, .w) "
                  "or extract the part with bfe or prmt");
+    return false;
+  }
+  if (O.Minus && I.Opcode != "vmad") {
+    error(O.Loc, "'-" + O.Name + "' negates a source only in vmad; use neg "
+                 "first");
     return false;
   }
   for (const Operand &E : O.Elements)
@@ -1242,8 +1249,8 @@ void FunctionLowering::lowerInstruction(const Instruction &I) {
   // or the instruction names a part.
   bool Look = HasVectorRegisters;
   for (const Operand &O : I.Operands)
-    Look |= !O.Selector.empty() || O.Name.find('.') != std::string::npos ||
-            !O.Elements.empty();
+    Look |= !O.Selector.empty() || O.Minus ||
+            O.Name.find('.') != std::string::npos || !O.Elements.empty();
   if (Look) {
     Instruction Expanded;
     bool Changed;

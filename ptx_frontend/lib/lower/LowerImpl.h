@@ -280,6 +280,9 @@ void registerControlInstructions(OpcodeTable &T);    // LowerControl.cpp
 void registerWarpInstructions(OpcodeTable &T);       // LowerWarp.cpp
 void registerMatrixInstructions(OpcodeTable &T);     // LowerMatrix.cpp
 void registerTextureInstructions(OpcodeTable &T);    // LowerTexture.cpp
+void registerVideoInstructions(OpcodeTable &T);      // LowerVideo.cpp
+/// vadd ... vset4: the instructions whose operands carry part selectors.
+bool isVideoInstruction(StringRef Opcode);
 
 /// bar.warp.sync (the "bar" opcode belongs to LowerControl.cpp).
 void lowerWarpSync(FunctionLowering &L, const Instruction &I);

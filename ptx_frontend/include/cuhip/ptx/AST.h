@@ -106,6 +106,7 @@ struct Operand {
   std::string Name; // Register/Symbol: the name. Address: base name ("" if
                     // the address is an absolute immediate)
   bool Negated = false;  // !%p as a predicate source
+  bool Minus = false;    // -%r as a vmad source
   bool BaseIsSymbol = false; // Address: base names a variable, not a %reg
   int64_t Offset = 0;        // Address: byte offset; Symbol: byte offset
                              // (`var+4`); Register: value added (`%r+4`);
@@ -134,7 +135,7 @@ struct Operand {
   Operand &operator=(const Operand &O) {
     if (this == &O)
       return *this;
-    K = O.K; Loc = O.Loc; Name = O.Name; Negated = O.Negated;
+    K = O.K; Loc = O.Loc; Name = O.Name; Negated = O.Negated; Minus = O.Minus;
     BaseIsSymbol = O.BaseIsSymbol; Offset = O.Offset; IntValue = O.IntValue;
     FloatHasBits = O.FloatHasBits; FloatIsDouble = O.FloatIsDouble;
     FloatBits = O.FloatBits; FloatValue = O.FloatValue; Elements = O.Elements;

@@ -131,6 +131,13 @@ Status blockOutcome(const ptx::host::CompiledKernel &K, uint32_t Code,
               "(__syncthreads in divergent code)";
     return cudaErrorLaunchFailure;
   }
+  if (Failure == ptx::host::BlockMbarrierDeadlock) {
+    Message = "kernel '" + K.Info.Name +
+              "': threads of a block wait for mbarrier phases that no "
+              "thread left can complete (too few arrivals; this would hang "
+              "on a GPU)";
+    return cudaErrorLaunchFailure;
+  }
   return cudaSuccess;
 }
 } // namespace

@@ -478,6 +478,10 @@ int runCase(const std::string &DataPath) {
     Args[I] = &Storage[I];
   }
   Status S = R.launch(K, C.Grid, C.Block, Args.data(), C.Shared, nullptr);
+  // A launch is queued; what goes wrong while the kernel runs (a trap, a
+  // block that cannot go on) is reported by the synchronisation after it.
+  if (S == cudaSuccess)
+    S = R.synchronize();
   R.getLastError();
   if (std::string(statusName(S)) != C.LaunchStatus) {
     std::printf("FAIL: %s: launch returned %s, expected %s\n", Display.c_str(),

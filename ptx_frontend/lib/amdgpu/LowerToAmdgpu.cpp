@@ -30,6 +30,10 @@
 //    release fence, s_barrier, a workgroup acquire fence (the memory
 //    ordering PTX gives a CTA barrier). The other barriers (numbered,
 //    counted, bar.arrive, bar.red): LowerAmdgpuBarrier.cpp.
+//  * mbarrier objects (Mbarrier.h): compare-and-swap loops on the 64-bit
+//    word at workgroup scope, acquire loads for test_wait, and try_wait
+//    sleeps once (s_sleep) before its second test; a thread spinning in
+//    a wait loop lets the others of its block run as any GPU thread does.
 //  * %dynamic_smem_size/%total_smem_size: a hidden i32 kernel argument
 //    after the PTX parameters (AmdgpuTarget.h states the launcher's part).
 //  * Scopes: the neutral IR's syncscope("block") (.cta) becomes
@@ -53,6 +57,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/AmdgpuTarget.h"
+#include "cuhip/ptx/Mbarrier.h"
 #include "../Pipelines.h"
 
 #include "AmdgpuMath.h"
@@ -567,6 +572,8 @@ void AmdgpuLowering::lowerCalls(Function &F) {
       continue;
     if (ID == Intrinsic::amdgcn_kernarg_segment_ptr)
       continue; // inserted by rewriteKernel
+    if (ID == Intrinsic::amdgcn_s_sleep)
+      continue; // a try_wait's pause, from expandMbarrierCalls
     if (lowerWarpCollective(*CB, T))
       continue; // LowerAmdgpuWarp.cpp
     if (lowerDeviceLibraryCall(*CB, T))
@@ -716,6 +723,10 @@ Error AmdgpuLowering::run() {
     bool IsKernel = KernelOf.count(F);
     if (IsKernel)
       F = rewriteKernel(*F, *KernelOf[F]);
+    // About 64 clocks between a try_wait's two tests of its phase.
+    mbarrier::expandMbarrierCalls(*F, /*Atomic=*/true, [](IRBuilderBase &B) {
+      B.CreateIntrinsic(Intrinsic::amdgcn_s_sleep, {}, {B.getInt32(1)});
+    });
     lowerCalls(*F);
     expandDevicePrintf(*F, T, [&](const Twine &W) { fail(*F, W); });
     remapScopes(*F);
@@ -724,10 +735,11 @@ Error AmdgpuLowering::run() {
   }
   initCtaBarrierState(M);
   exposeModuleVariables(M);
-  // The NVVM declarations whose calls were all replaced.
+  // The NVVM (and mbarrier) declarations whose calls were all replaced.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() &&
-        F.getName().starts_with("llvm.nvvm."))
+        (F.getName().starts_with("llvm.nvvm.") ||
+         F.getName().starts_with("cuhip.mbarrier.")))
       F.eraseFromParent();
   // Dynamic shared memory: AMDGPU's dynamic LDS is an external, zero-sized,
   // uninitialized addrspace(3) variable; the backend places every such

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/HostTarget.h"
 #include "cuhip/ptx/MatrixLayout.h"
+#include "cuhip/ptx/Mbarrier.h"
 
 #include <algorithm>
 #include <bit>
@@ -420,6 +421,7 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
   uint32_t Waiting = waitingAt(Region);
   if (!complete(Region, Waiting)) {
     uint32_t Seen = Waiting;
+    bool Found = false;
     for (unsigned L = First + 1; L < Lanes; ++L) {
       if (Seen >> L & 1 || stateOf(WF, S, L) != LaneAtWarpOp)
         continue;
@@ -428,7 +430,22 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
       if (complete(R, W)) {
         Region = R;
         Waiting = W;
+        Found = true;
         break;
+      }
+    }
+    // A member lane waiting for an mbarrier phase will arrive once the
+    // phase completes: the collective waits for it (the block step
+    // releases the mbarrier wait), as it would on a GPU.
+    if (!Found) {
+      uint32_t Named = 0;
+      for (uint32_t M = Seen; M; M &= M - 1)
+        Named |= exchange(WF, FB, unsigned(std::countr_zero(M))).Mask;
+      for (uint32_t M = Named & Live & ~Seen; M; M &= M - 1) {
+        unsigned L = unsigned(std::countr_zero(M));
+        if (L < Lanes && stateOf(WF, S, L) == LaneAtBarrier &&
+            opOf(resumeOf(WF, S, L)) == WarpOp::MbarrierWait)
+          return 0;
       }
     }
   }
@@ -563,6 +580,7 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
   case WarpOp::BarRedOr:
   case WarpOp::BarSyncCount:
   case WarpOp::BarArrive:
+  case WarpOp::MbarrierWait:
     // Block-level: cuhip_barrier_step handles these, never a warp step.
     break;
   }
@@ -589,14 +607,34 @@ extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
   // Named barriers: waiting lanes and their expected thread count per id.
   uint32_t NamedWaiting[NumNamedBarriers] = {}, NamedCount[NumNamedBarriers] = {};
   bool AnyNamed = false;
+  // Lanes at an mbarrier wait whose phase has not completed, and lanes at
+  // a warp collective that waits for such lanes (cuhip_warp_step).
+  uint32_t MbarrierBlocked = 0, AtWarpOp = 0;
   for (uint32_t T = 0; T < Threads; ++T) {
     uint8_t St = stateOf(Frames, S, T);
     if (St == LaneExited)
       continue;
     ++Running;
+    if (St == LaneAtWarpOp) {
+      ++AtWarpOp;
+      continue;
+    }
     if (St != LaneAtBarrier)
       return 2;
     WarpOp Op = opAt(resumeOf(Frames, S, T));
+    if (Op == WarpOp::MbarrierWait) {
+      // The lane runs on (and tests the object itself) once its phase is
+      // over; the object is in this block's shared memory.
+      const WarpExchange &X = exchange(Frames, FB, T);
+      if (mbarrier::phaseCompleted(*reinterpret_cast<const uint64_t *>(X.Value),
+                                   X.B)) {
+        stateOf(Frames, S, T) = LaneRunnable;
+        Progress = true;
+      } else {
+        ++MbarrierBlocked;
+      }
+      continue;
+    }
     if (Op != WarpOp::BarArrive && Op != WarpOp::BarSyncCount &&
         !isBarRed(Op))
       continue;
@@ -656,25 +694,46 @@ extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
         Counters[Id] = 0;
       Progress = true;
     }
-    return Progress ? 0 : 2;
   }
-  if (Progress)
+  uint32_t *Stalls = Counters ? &Counters[NumNamedBarriers] : nullptr;
+  if (Progress) {
+    if (Stalls)
+      *Stalls = 0;
     return 0;
-
-  // An ordinary barrier: every running lane must wait at the same one.
-  uint32_t Barrier = 0;
-  bool Any = false;
-  for (uint32_t T = 0; T < Threads; ++T) {
-    if (stateOf(Frames, S, T) != LaneAtBarrier)
-      continue;
-    uint32_t R = resumeOf(Frames, S, T);
-    if (Any && R != Barrier)
-      return 2;
-    Any = true;
-    Barrier = R;
   }
+
+  if (!AnyNamed && !MbarrierBlocked && !AtWarpOp) {
+    // An ordinary barrier: every running lane must wait at the same one.
+    uint32_t Barrier = 0;
+    bool Any = false;
+    for (uint32_t T = 0; T < Threads; ++T) {
+      if (stateOf(Frames, S, T) != LaneAtBarrier)
+        continue;
+      uint32_t R = resumeOf(Frames, S, T);
+      if (Any && R != Barrier)
+        return 2;
+      Any = true;
+      Barrier = R;
+    }
+    for (uint32_t T = 0; T < Threads; ++T)
+      if (stateOf(Frames, S, T) == LaneAtBarrier)
+        stateOf(Frames, S, T) = LaneRunnable;
+    if (Stalls)
+      *Stalls = 0;
+    return 0;
+  }
+  if (!MbarrierBlocked)
+    return 2; // named barriers that will never fill, or a stuck collective
+  // Nothing can run, and some lanes wait for mbarrier phases: let them test
+  // once more (the test fails, as a try_wait that timed out), so that code
+  // which then does something else goes on. Lanes that just wait again
+  // come back here; after MaxMbarrierStalls such rounds the block hangs.
+  if (!Stalls || *Stalls >= MaxMbarrierStalls)
+    return 3;
+  ++*Stalls;
   for (uint32_t T = 0; T < Threads; ++T)
-    if (stateOf(Frames, S, T) == LaneAtBarrier)
+    if (stateOf(Frames, S, T) == LaneAtBarrier &&
+        opAt(resumeOf(Frames, S, T)) == WarpOp::MbarrierWait)
       stateOf(Frames, S, T) = LaneRunnable;
   return 0;
 }

@@ -23,8 +23,9 @@
 // This is correct for barriers anywhere in reducible control flow that CUDA
 // allows (uniform across the block), including inside loops.
 //
-// Kernels with warp-level collectives (shfl, vote, match, redux, ...) are
-// cut at each collective too, and their block function *schedules* lanes:
+// Kernels with warp-level collectives (shfl, vote, match, redux, ...) or
+// mbarrier waits are cut at each of them too, and their block function
+// *schedules* lanes:
 // each warp's lanes run one at a time up to their next cut; when none can
 // run, cuhip_warp_step evaluates the collective the waiting lanes are at and
 // releases them; when every warp has stopped, cuhip_barrier_step releases
@@ -32,7 +33,10 @@
 // independent between barriers, and collectives in code that only some
 // warps (or some lanes) execute behave as on the GPU. Warp-level matrix
 // instructions are such collectives as well, with their fragments passed
-// through a MatrixExchange after the WarpExchange.
+// through a MatrixExchange after the WarpExchange. A lane at an mbarrier
+// test_wait/try_wait stops like one at a block barrier and runs on once
+// the phase it waits for has completed, so the threads it waits for run
+// meanwhile (a wait in a spin loop would otherwise never end).
 //
 //===----------------------------------------------------------------------===//
 #include "HostPasses.h"
@@ -40,6 +44,7 @@
 
 #include "cuhip/ptx/HostTarget.h"
 #include "cuhip/ptx/MatrixLayout.h"
+#include "cuhip/ptx/Mbarrier.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -243,7 +248,10 @@ private:
   SmallVector<bool> RegionAtBarrier;       // region starts after a block barrier
   bool HasWarpOps = false;
   bool HasNamedBarriers = false;
-  uint32_t CounterOffset = 0; // named-barrier arrival counts (thread 0's frame)
+  bool HasMbarrierWaits = false;
+  // Named-barrier arrival counts and the mbarrier stall count (thread 0's
+  // frame).
+  uint32_t CounterOffset = 0;
   bool HasMatrixOps = false;               // frames hold a MatrixExchange
   uint32_t ExitFlagOffset = 0;             // barrier-only block functions
   uint32_t ResumeOffset = 0, StateOffset = 0; // scheduled block functions
@@ -476,21 +484,39 @@ void WorkGroupBuilder::promoteRegisters() {
 void WorkGroupBuilder::cutAtCollectives() {
   SmallVector<std::pair<IntrinsicInst *, const CollectiveInfo *>> Calls;
   SmallVector<std::pair<CallInst *, MatrixCollective>> MatrixCalls;
+  SmallVector<CallInst *> Waits;
   for (Instruction &I : instructions(Thread))
     if (const CollectiveInfo *CI = collectiveInfo(I))
       Calls.push_back({cast<IntrinsicInst>(&I), CI});
     else if (std::optional<MatrixCollective> MC = matrixCollective(I))
       MatrixCalls.push_back({cast<CallInst>(&I), *MC});
-  if (Calls.empty() && MatrixCalls.empty())
+    else if (auto *Call = dyn_cast<CallInst>(&I);
+             Call && mbarrier::isWait(*Call))
+      Waits.push_back(Call);
+  if (Calls.empty() && MatrixCalls.empty() && Waits.empty())
     return;
   HasWarpOps = true;
   HasMatrixOps = !MatrixCalls.empty();
+  HasMbarrierWaits = !Waits.empty();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   FunctionCallee Cut = M.getOrInsertFunction(
       WarpCutName, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
   FunctionCallee BlockCut = M.getOrInsertFunction(
       BlockCutName, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
   Value *Frame = Thread->getArg(ArgFrame);
+  // An mbarrier wait: the lane leaves the object's address and the awaited
+  // parity, stops, and tests the object when it runs again (the call stays;
+  // expandMbarrierCalls makes it a load later).
+  for (CallInst *Wait : Waits) {
+    IRBuilder<> B(Wait);
+    B.CreateAlignedStore(
+        B.CreatePtrToInt(Wait->getArgOperand(0), I64),
+        B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame, XValue), Align(8));
+    B.CreateAlignedStore(
+        B.CreateAnd(Wait->getArgOperand(1), 1),
+        B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame, XB), Align(4));
+    B.CreateCall(BlockCut, {B.getInt32(uint32_t(WarpOp::MbarrierWait))});
+  }
   for (auto [Call, CI] : Calls) {
     IRBuilder<> B(Call);
     auto field = [&](unsigned Off) {
@@ -771,10 +797,10 @@ void WorkGroupBuilder::buildFrame() {
     }
     AI->eraseFromParent();
   }
-  if (HasNamedBarriers) {
+  if (HasNamedBarriers || HasMbarrierWaits) {
     Size = alignTo(Size, 4);
     CounterOffset = uint32_t(Size);
-    Size += 4 * NumNamedBarriers;
+    Size += 4 * NumBlockCounters;
   }
   if (HasWarpOps) {
     Size = alignTo(Size, 4);
@@ -877,6 +903,7 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
   BasicBlock *WarpDone = BasicBlock::Create(Ctx, "warp.done", BlockFn);
   BasicBlock *BlockStep = BasicBlock::Create(Ctx, "block.step", BlockFn);
   BasicBlock *Divergent = BasicBlock::Create(Ctx, "divergent.barrier", BlockFn);
+  BasicBlock *Deadlock = BasicBlock::Create(Ctx, "mbarrier.deadlock", BlockFn);
   BasicBlock *Done = BasicBlock::Create(Ctx, "done", BlockFn);
   ReturnInst::Create(Ctx, Done);
 
@@ -907,9 +934,9 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
                           IB.CreateConstInBoundsGEP1_32(I8, F, ResumeOffset), Align(4));
     IB.CreateStore(IB.getInt8(LaneRunnable),
                    IB.CreateConstInBoundsGEP1_32(I8, F, StateOffset));
-    if (HasNamedBarriers)
+    if (CounterOffset)
       IB.CreateMemSet(IB.CreateConstInBoundsGEP1_32(I8, F, CounterOffset),
-                      IB.getInt8(0), 4 * NumNamedBarriers, Align(4));
+                      IB.getInt8(0), 4 * NumBlockCounters, Align(4));
     Value *T1 = IB.CreateAdd(T, IB.getInt32(1));
     T->addIncoming(T1, Init);
     IB.CreateCondBr(IB.CreateICmpULT(T1, NThreads), Init, WarpHead);
@@ -1002,14 +1029,19 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
   IRBuilder<> BB(BlockStep);
   Value *Next = BB.CreateCall(BarrierStep, {Frames, NThreads, Sched});
   W->addIncoming(BB.getInt32(0), BlockStep);
-  SwitchInst *SW = BB.CreateSwitch(Next, Done, 2);
+  SwitchInst *SW = BB.CreateSwitch(Next, Done, 3);
   SW->addCase(BB.getInt32(0), WarpHead);
   SW->addCase(BB.getInt32(2), Divergent);
+  SW->addCase(BB.getInt32(3), Deadlock);
 
-  IRBuilder<> VB(Divergent);
-  VB.CreateAlignedStore(VB.getInt32(BlockDivergentBarrier),
-                        VB.CreateConstInBoundsGEP1_32(I8, CtxArg, 56), Align(4));
-  VB.CreateBr(Done);
+  for (auto [Block, Status] : {std::pair(Divergent, BlockDivergentBarrier),
+                               std::pair(Deadlock, BlockMbarrierDeadlock)}) {
+    IRBuilder<> VB(Block);
+    VB.CreateAlignedStore(VB.getInt32(Status),
+                          VB.CreateConstInBoundsGEP1_32(I8, CtxArg, 56),
+                          Align(4));
+    VB.CreateBr(Done);
+  }
 }
 
 void WorkGroupBuilder::buildBlockFunction() {
@@ -1416,6 +1448,10 @@ static Error checkStandaloneFunctions(Module &M) {
           What = "special registers, barriers or warp collectives";
       } else if (matrixCollective(I)) {
         What = "warp-level matrix instructions";
+      } else if (auto *Call = dyn_cast<CallInst>(&I);
+                 Call && mbarrier::isWait(*Call)) {
+        // A wait there could not let the threads it waits for run.
+        What = "mbarrier waits";
       }
       for (Value *Op : I.operands())
         if (auto *PT = dyn_cast<PointerType>(Op->getType()))
@@ -1468,6 +1504,15 @@ Error prepareHostModule(Module &M, const std::vector<KernelInfo> &Kernels,
       F.eraseFromParent();
   if (Error E = checkStandaloneFunctions(M))
     return E;
+  // The waits have become cuts; every mbarrier operation is now plain
+  // code on the object's word (one OS thread runs a block).
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      mbarrier::expandMbarrierCalls(F, /*Atomic=*/false, nullptr);
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() &&
+        F.getName().starts_with("cuhip.mbarrier."))
+      F.eraseFromParent();
   // Device functions that stayed functions reach the device library
   // without a thread context.
   for (Function &F : M)

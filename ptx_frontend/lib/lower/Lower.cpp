@@ -1124,6 +1124,7 @@ static const OpcodeTable &opcodeTable() {
     registerMatrixInstructions(T);
     registerTextureInstructions(T);
     registerVideoInstructions(T);
+    registerMbarrierInstructions(T);
     for (const char *Op : {"add", "sub", "mul", "mad", "div", "rem", "min",
                            "max", "abs", "neg"})
       T[Op] = lowerArithmetic;

@@ -283,6 +283,10 @@ void registerTextureInstructions(OpcodeTable &T);    // LowerTexture.cpp
 void registerVideoInstructions(OpcodeTable &T);      // LowerVideo.cpp
 /// vadd ... vset4: the instructions whose operands carry part selectors.
 bool isVideoInstruction(StringRef Opcode);
+void registerMbarrierInstructions(OpcodeTable &T);   // LowerMbarrier.cpp
+
+/// cp.async.mbarrier.arrive (the "cp" opcode belongs to LowerMemory.cpp).
+void lowerCpAsyncMbarrierArrive(FunctionLowering &L, const Instruction &I);
 
 /// bar.warp.sync (the "bar" opcode belongs to LowerControl.cpp).
 void lowerWarpSync(FunctionLowering &L, const Instruction &I);

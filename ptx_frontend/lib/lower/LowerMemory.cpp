@@ -984,8 +984,9 @@ static void lowerPrefetch(FunctionLowering &L, const Instruction &I) {
 /// makes the copy's completion observable only through cp.async.wait_group,
 /// cp.async.wait_all or an mbarrier, and lets it happen at any time before,
 /// so the host performs it right here; commit and wait then have nothing
-/// left to do. With src-size, only that many bytes are read and the rest of
-/// the destination is zero-filled; a true ignore-src predicate reads nothing
+/// left to do, and cp.async.mbarrier.arrive finds the copies complete.
+/// With src-size, only that many bytes are read and the rest of the
+/// destination is zero-filled; a true ignore-src predicate reads nothing
 /// and writes zeros.
 static void lowerCpAsync(FunctionLowering &L, const Instruction &I) {
   IRBuilder<> &B = L.B;
@@ -1006,11 +1007,14 @@ static void lowerCpAsync(FunctionLowering &L, const Instruction &I) {
       return bad("expected cp.async.wait_group N with an integer constant N");
     return;
   }
+  if (Kind == "mbarrier") {
+    lowerCpAsyncMbarrierArrive(L, I); // LowerMbarrier.cpp
+    return;
+  }
   if (Kind != "ca" && Kind != "cg") {
-    L.unsupported(I, Kind == "mbarrier"
-                         ? "mbarrier-based completion is not implemented yet"
-                         : "only cp.async.{ca,cg}.shared.global and the "
-                           "group operations are implemented");
+    L.unsupported(I, "only cp.async.{ca,cg}.shared.global, the group "
+                     "operations and cp.async.mbarrier.arrive are "
+                     "implemented");
     return;
   }
   bool HaveDst = false, HaveSrc = false, CacheHint = false;

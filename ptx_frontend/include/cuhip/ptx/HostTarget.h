@@ -123,6 +123,10 @@ enum class WarpOp : uint32_t {
   // Named barriers: bar.sync/barrier.sync with a thread count, bar.arrive.
   // Mask holds the barrier number, B the thread count.
   BarSyncCount, BarArrive,
+  // Before an mbarrier test_wait/try_wait: Value holds the object's address,
+  // B the parity of the awaited phase. The lane waits until that phase
+  // completes (or nothing else in the block can run).
+  MbarrierWait,
 };
 
 /// Element types of matrix fragments.
@@ -183,11 +187,20 @@ struct WarpSchedule {
   uint32_t StateOffset;  // u8: LaneState
   uint32_t NumRegions;
   const uint32_t *OpOfRegion; // WarpOp per region (None: not a warp cut)
-  /// Named barriers: offset, in the first thread's frame, of 16 u32 arrival
-  /// counts left by bar.arrive; 0 when the kernel has no named barriers.
+  /// Offset, in the first thread's frame, of 16 u32 arrival counts left by
+  /// bar.arrive (named barriers), then a u32 count of the block steps in a
+  /// row that released mbarrier waits whose phase had not completed; 0 when
+  /// the kernel has neither named barriers nor mbarrier waits.
   uint32_t CounterOffset;
 };
 inline constexpr unsigned NumNamedBarriers = 16;
+/// The u32 words at WarpSchedule::CounterOffset.
+inline constexpr unsigned NumBlockCounters = NumNamedBarriers + 1;
+/// How many block steps in a row may release mbarrier waits whose phase has
+/// not completed (a try_wait that times out) before the block counts as
+/// deadlocked: plenty for code that polls several mbarriers in turn, and
+/// still a fraction of a millisecond for a block that hangs.
+inline constexpr uint32_t MaxMbarrierStalls = 1024;
 
 /// Runs the collective that the lowest waiting lane of a warp waits at, for
 /// all lanes waiting at the same one, and makes them runnable. Returns 0
@@ -196,10 +209,14 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WarpFrames, uint32_t Lanes,
                                     const WarpSchedule *S);
 /// After every warp of a block has stopped at a barrier or exited: counts
 /// bar.arrive arrivals, releases every named barrier whose thread count is
-/// reached and, when all running lanes wait at the same ordinary barrier,
-/// that one. Returns 0 when lanes were released, 1 when every lane has
-/// exited, 2 when nothing can be released (lanes at different ordinary
-/// barriers, or named barriers that will never fill).
+/// reached, the mbarrier waits whose phase has completed and, when all
+/// running lanes wait at the same ordinary barrier, that one. When nothing
+/// else can run, lanes at mbarrier waits are released anyway (their test
+/// answers false, as a try_wait may), at most MaxMbarrierStalls times in a
+/// row. Returns 0 when lanes were released, 1 when every lane has exited,
+/// 2 when nothing can be released (lanes at different ordinary barriers, or
+/// named barriers that will never fill), 3 when the lanes keep waiting for
+/// mbarrier phases that do not complete.
 extern "C" uint32_t cuhip_barrier_step(uint8_t *Frames, uint32_t Threads,
                                        const WarpSchedule *S);
 /// %globaltimer: nanoseconds.
@@ -331,6 +348,9 @@ enum BlockStatus : uint32_t {
   BlockOk = 0,
   /// Threads of one block waited at different barriers (undefined in CUDA).
   BlockDivergentBarrier = 1,
+  /// Threads of one block kept waiting for mbarrier phases that nothing
+  /// left in the block could complete (a hang on a GPU).
+  BlockMbarrierDeadlock = 2,
 };
 
 

@@ -534,6 +534,79 @@ CUHIP_EXPORT CUresult cuStreamGetCaptureInfo_v3_ptsz(
                      NumDeps);
 }
 
+namespace {
+CUresult beginCaptureToGraph(void *Stream, CUgraph Graph,
+                             const CUgraphNode *Deps,
+                             const CUgraphEdgeData *Edges, size_t NumDeps,
+                             CUstreamCaptureMode Mode) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!defaultEdges(Edges, NumDeps)) {
+    CUHIP_ERROR("cuStreamBeginCaptureToGraph: edges with non-default edge "
+                "data (programmatic dependencies) are not supported");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  return toCU(rt::streamBeginCaptureToGraph(
+      Stream, graphOf(Graph), nodesOf(Deps), NumDeps,
+      static_cast<rt::CaptureMode>(Mode)));
+}
+
+CUresult updateCaptureDependencies(void *Stream, CUgraphNode *Deps,
+                                   const CUgraphEdgeData *Edges,
+                                   size_t NumDeps, unsigned Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!defaultEdges(Edges, NumDeps)) {
+    CUHIP_ERROR("cuStreamUpdateCaptureDependencies: edges with non-default "
+                "edge data (programmatic dependencies) are not supported");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  return toCU(rt::streamUpdateCaptureDependencies(Stream, nodesOf(Deps),
+                                                  NumDeps, Flags));
+}
+} // namespace
+
+CUHIP_EXPORT CUresult cuStreamBeginCaptureToGraph(
+    CUstream S, CUgraph Graph, const CUgraphNode *Deps,
+    const CUgraphEdgeData *DependencyData, size_t NumDeps,
+    CUstreamCaptureMode Mode) {
+  return beginCaptureToGraph(coreStream(S), Graph, Deps, DependencyData,
+                             NumDeps, Mode);
+}
+CUHIP_EXPORT CUresult cuStreamBeginCaptureToGraph_ptsz(
+    CUstream S, CUgraph Graph, const CUgraphNode *Deps,
+    const CUgraphEdgeData *DependencyData, size_t NumDeps,
+    CUstreamCaptureMode Mode) {
+  return beginCaptureToGraph(perThreadStream(S), Graph, Deps, DependencyData,
+                             NumDeps, Mode);
+}
+
+// CUDA 11.3's form, without edge data.
+CUHIP_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream S,
+                                                        CUgraphNode *Deps,
+                                                        size_t NumDeps,
+                                                        unsigned int Flags) {
+  return updateCaptureDependencies(coreStream(S), Deps, nullptr, NumDeps,
+                                   Flags);
+}
+CUHIP_EXPORT CUresult cuStreamUpdateCaptureDependencies_ptsz(
+    CUstream S, CUgraphNode *Deps, size_t NumDeps, unsigned int Flags) {
+  return updateCaptureDependencies(perThreadStream(S), Deps, nullptr, NumDeps,
+                                   Flags);
+}
+CUHIP_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2(
+    CUstream S, CUgraphNode *Deps, const CUgraphEdgeData *DependencyData,
+    size_t NumDeps, unsigned int Flags) {
+  return updateCaptureDependencies(coreStream(S), Deps, DependencyData,
+                                   NumDeps, Flags);
+}
+CUHIP_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(
+    CUstream S, CUgraphNode *Deps, const CUgraphEdgeData *DependencyData,
+    size_t NumDeps, unsigned int Flags) {
+  return updateCaptureDependencies(perThreadStream(S), Deps, DependencyData,
+                                   NumDeps, Flags);
+}
+
 CUHIP_EXPORT CUresult cuThreadExchangeStreamCaptureMode(
     CUstreamCaptureMode *Mode) {
   if (CUresult R = checkInit())

@@ -172,6 +172,66 @@ CUHIP_STREAM_API(cudaStreamGetCaptureInfo,
                  (Stream, Status, Id), Stream)
 #endif
 
+static cudaError_t cudaStreamBeginCaptureToGraph_impl(
+    cudaStream_t Stream, cudaGraph_t Graph, const cudaGraphNode_t *Deps,
+    const cudaGraphEdgeData *Edges, size_t NumDeps,
+    cudaStreamCaptureMode Mode) {
+  if (!defaultEdges(Edges, NumDeps))
+    return nonDefaultEdges("cudaStreamBeginCaptureToGraph");
+  return rt::streamBeginCaptureToGraph(Stream, graphOf(Graph), nodesOf(Deps),
+                                       NumDeps,
+                                       static_cast<rt::CaptureMode>(Mode));
+}
+CUHIP_STREAM_API(cudaStreamBeginCaptureToGraph,
+                 (cudaStream_t Stream, cudaGraph_t Graph,
+                  const cudaGraphNode_t *Deps, const cudaGraphEdgeData *Edges,
+                  size_t NumDeps, enum cudaStreamCaptureMode Mode),
+                 (Stream, Graph, Deps, Edges, NumDeps, Mode), Stream)
+
+static cudaError_t updateCaptureDependencies(cudaStream_t Stream,
+                                             cudaGraphNode_t *Deps,
+                                             const cudaGraphEdgeData *Edges,
+                                             size_t NumDeps, unsigned Flags) {
+  if (!defaultEdges(Edges, NumDeps))
+    return nonDefaultEdges("cudaStreamUpdateCaptureDependencies");
+  return rt::streamUpdateCaptureDependencies(Stream, nodesOf(Deps), NumDeps,
+                                             Flags);
+}
+
+#if CUHIP_CUDART_MAJOR >= 13
+static cudaError_t cudaStreamUpdateCaptureDependencies_impl(
+    cudaStream_t Stream, cudaGraphNode_t *Deps, const cudaGraphEdgeData *Edges,
+    size_t NumDeps, unsigned int Flags) {
+  return updateCaptureDependencies(Stream, Deps, Edges, NumDeps, Flags);
+}
+CUHIP_STREAM_API(cudaStreamUpdateCaptureDependencies,
+                 (cudaStream_t Stream, cudaGraphNode_t *Deps,
+                  const cudaGraphEdgeData *Edges, size_t NumDeps,
+                  unsigned int Flags),
+                 (Stream, Deps, Edges, NumDeps, Flags), Stream)
+#else
+static cudaError_t
+cudaStreamUpdateCaptureDependencies_impl(cudaStream_t Stream,
+                                         cudaGraphNode_t *Deps, size_t NumDeps,
+                                         unsigned int Flags) {
+  return updateCaptureDependencies(Stream, Deps, nullptr, NumDeps, Flags);
+}
+CUHIP_STREAM_API(cudaStreamUpdateCaptureDependencies,
+                 (cudaStream_t Stream, cudaGraphNode_t *Deps, size_t NumDeps,
+                  unsigned int Flags),
+                 (Stream, Deps, NumDeps, Flags), Stream)
+static cudaError_t cudaStreamUpdateCaptureDependencies_v2_impl(
+    cudaStream_t Stream, cudaGraphNode_t *Deps, const cudaGraphEdgeData *Edges,
+    size_t NumDeps, unsigned int Flags) {
+  return updateCaptureDependencies(Stream, Deps, Edges, NumDeps, Flags);
+}
+CUHIP_STREAM_API(cudaStreamUpdateCaptureDependencies_v2,
+                 (cudaStream_t Stream, cudaGraphNode_t *Deps,
+                  const cudaGraphEdgeData *Edges, size_t NumDeps,
+                  unsigned int Flags),
+                 (Stream, Deps, Edges, NumDeps, Flags), Stream)
+#endif
+
 CUHIP_EXPORT cudaError_t
 cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *Mode) {
   return rt::threadExchangeCaptureMode(

@@ -3,12 +3,9 @@
 // The rest of the CUDA 13 graph family: external semaphore nodes (cuhip has
 // no external semaphores), conditional nodes (their condition is set by
 // device code, cudaGraphSetConditional, which the graphs here cannot
-// evaluate), kernel node attributes, capture into an existing graph and
-// changes to a capture's dependencies. Exported with the signatures of
+// evaluate) and kernel node attributes. Exported with the signatures of
 // cuda_runtime_api.h so programs that import them load and run; each
 // returns cudaErrorNotSupported and logs its name and why, once.
-// libcudart.so.12 also exports the _v2 names CUDA 12.3+ headers bind to
-// (with the CUDA 13 parameter lists, which they share).
 //
 //===----------------------------------------------------------------------===//
 #include "CudaGraphTypes.h"
@@ -26,9 +23,6 @@ constexpr const char *NoConditionals =
     "conditional nodes take their condition from device code "
     "(cudaGraphSetConditional), which cuhip's graphs do not evaluate";
 constexpr const char *NoNodeAttributes = "kernel node attributes are not kept";
-constexpr const char *NoCaptureEdits =
-    "capture into an existing graph and edits of a capture's dependencies "
-    "are not implemented";
 
 /// Why the stub Name is one.
 const char *whyNot(std::string_view Name) {
@@ -36,9 +30,7 @@ const char *whyNot(std::string_view Name) {
     return NoExternalSemaphores;
   if (Name.find("Conditional") != Name.npos)
     return NoConditionals;
-  if (Name.find("KernelNode") != Name.npos)
-    return NoNodeAttributes;
-  return NoCaptureEdits;
+  return NoNodeAttributes;
 }
 
 cudaError_t notSupported(const char *Name, std::once_flag &Once) {
@@ -96,31 +88,3 @@ CUHIP_GRAPH_STUB(cudaGraphKernelNodeGetAttribute,
 CUHIP_GRAPH_STUB(cudaGraphKernelNodeSetAttribute,
                  (cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
                   const cudaLaunchAttributeValue *value))
-CUHIP_GRAPH_STUB(cudaStreamBeginCaptureToGraph,
-                 (cudaStream_t stream, cudaGraph_t graph,
-                  const cudaGraphNode_t *dependencies,
-                  const cudaGraphEdgeData *dependencyData,
-                  size_t numDependencies, enum cudaStreamCaptureMode mode))
-CUHIP_GRAPH_STUB(cudaStreamBeginCaptureToGraph_ptsz,
-                 (cudaStream_t stream, cudaGraph_t graph,
-                  const cudaGraphNode_t *dependencies,
-                  const cudaGraphEdgeData *dependencyData,
-                  size_t numDependencies, enum cudaStreamCaptureMode mode))
-CUHIP_GRAPH_STUB(cudaStreamUpdateCaptureDependencies,
-                 (cudaStream_t stream, cudaGraphNode_t *dependencies,
-                  const cudaGraphEdgeData *dependencyData,
-                  size_t numDependencies, unsigned int flags))
-CUHIP_GRAPH_STUB(cudaStreamUpdateCaptureDependencies_ptsz,
-                 (cudaStream_t stream, cudaGraphNode_t *dependencies,
-                  const cudaGraphEdgeData *dependencyData,
-                  size_t numDependencies, unsigned int flags))
-#if CUHIP_CUDART_MAJOR < 13
-CUHIP_GRAPH_STUB(cudaStreamUpdateCaptureDependencies_v2,
-                 (cudaStream_t stream, cudaGraphNode_t *dependencies,
-                  const cudaGraphEdgeData *dependencyData,
-                  size_t numDependencies, unsigned int flags))
-CUHIP_GRAPH_STUB(cudaStreamUpdateCaptureDependencies_v2_ptsz,
-                 (cudaStream_t stream, cudaGraphNode_t *dependencies,
-                  const cudaGraphEdgeData *dependencyData,
-                  size_t numDependencies, unsigned int flags))
-#endif

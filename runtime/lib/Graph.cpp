@@ -1661,6 +1661,7 @@ struct CaptureSeq {
   std::thread::id Thread;
   void *Origin = nullptr; // stream key
   bool Invalidated = false;
+  bool OwnsGraph = true; // false: the program's graph (capture to graph)
   std::vector<void *> Streams; // keys of every stream taking part
 };
 
@@ -1737,7 +1738,11 @@ Status threadExchangeCaptureMode(CaptureMode *Mode) {
   return cudaSuccess;
 }
 
-Status streamBeginCapture(void *Stream, CaptureMode Mode) {
+namespace {
+/// Starts a capture on Stream into G (a new graph when null), its first
+/// operation after Deps.
+Status beginCapture(void *Stream, CaptureMode Mode, Graph *G,
+                    std::vector<GraphNode *> Deps) {
   Runtime &R = Runtime::get();
   // A sticky kernel fault fails graph work until cudaDeviceReset.
   if (Status S = R.deviceStatus())
@@ -1755,14 +1760,68 @@ Status streamBeginCapture(void *Stream, CaptureMode Mode) {
     return R.record(cudaErrorIllegalState);
   auto *Seq = new CaptureSeq;
   Seq->Id = NextCaptureId++;
-  Seq->G = newGraph();
+  Seq->OwnsGraph = !G;
+  Seq->G = G ? G : newGraph();
   Seq->Mode = Mode;
   Seq->Thread = std::this_thread::get_id();
   Seq->Origin = Key;
   Seq->Streams.push_back(Key);
   Sequences.insert(Seq);
-  CapturingStreams[Key] = {Seq, {}, Blocking};
+  CapturingStreams[Key] = {Seq, std::move(Deps), Blocking};
   capture::Active.fetch_add(1, std::memory_order_acq_rel);
+  return cudaSuccess;
+}
+
+/// Are the Deps distinct live nodes of G?
+bool nodesOfGraph(Graph *G, GraphNode *const *Deps, size_t NumDeps) {
+  if (NumDeps && !Deps)
+    return false;
+  std::lock_guard<std::mutex> L(GraphLock);
+  for (size_t I = 0; I < NumDeps; ++I)
+    if (!LiveNodes.count(Deps[I]) || Deps[I]->Owner != G ||
+        std::find(Deps, Deps + I, Deps[I]) != Deps + I)
+      return false;
+  return true;
+}
+} // namespace
+
+Status streamBeginCapture(void *Stream, CaptureMode Mode) {
+  return beginCapture(Stream, Mode, nullptr, {});
+}
+
+Status streamBeginCaptureToGraph(void *Stream, Graph *G,
+                                 GraphNode *const *Deps, size_t NumDeps,
+                                 CaptureMode Mode) {
+  Runtime &R = Runtime::get();
+  if (!isLive(G) || !nodesOfGraph(G, Deps, NumDeps))
+    return R.record(cudaErrorInvalidValue);
+  return beginCapture(Stream, Mode, G,
+                      std::vector<GraphNode *>(Deps, Deps + NumDeps));
+}
+
+Status streamUpdateCaptureDependencies(void *Stream, GraphNode *const *Deps,
+                                       size_t NumDeps, unsigned Flags) {
+  Runtime &R = Runtime::get();
+  // cudaStreamAddCaptureDependencies (0) or cudaStreamSetCaptureDependencies
+  // (1).
+  if (Flags > 1)
+    return R.record(cudaErrorInvalidValue);
+  if (!isLegacy(Stream) && !R.isStreamHandle(Stream))
+    return R.record(cudaErrorInvalidResourceHandle);
+  std::lock_guard<std::mutex> L(CaptureLock);
+  auto It = CapturingStreams.find(keyOf(Stream));
+  if (It == CapturingStreams.end())
+    return R.record(cudaErrorIllegalState);
+  StreamCapture &SC = It->second;
+  if (SC.Seq->Invalidated)
+    return R.record(cudaErrorStreamCaptureInvalidated);
+  if (!nodesOfGraph(SC.Seq->G, Deps, NumDeps))
+    return R.record(cudaErrorInvalidValue);
+  if (Flags == 1)
+    SC.Deps.clear();
+  for (size_t I = 0; I < NumDeps; ++I)
+    if (std::find(SC.Deps.begin(), SC.Deps.end(), Deps[I]) == SC.Deps.end())
+      SC.Deps.push_back(Deps[I]);
   return cudaSuccess;
 }
 
@@ -1808,7 +1867,8 @@ Status streamEndCapture(void *Stream, Graph **Out) {
     endSequence(S);
   }
   if (Result != cudaSuccess) {
-    deleteGraph(Seq->G);
+    if (Seq->OwnsGraph)
+      deleteGraph(Seq->G);
     return R.record(Result);
   }
   *Out = Seq->G;
@@ -2092,7 +2152,7 @@ void forgetStream(void *Stream) {
     Seq->Invalidated = true;
     if (Seq->Origin == It->first) {
       // Nobody can end this capture any more.
-      Orphan = Seq->G;
+      Orphan = Seq->OwnsGraph ? Seq->G : nullptr;
       endSequence(Seq);
       delete Seq;
     } else {

@@ -295,6 +295,50 @@ TEST_F(DriverGraph, StreamCaptureOfDriverCalls) {
   CHECK_CU(cuStreamDestroy(S));
 }
 
+TEST_F(DriverGraph, CaptureIntoAnExistingGraph) {
+  CUgraph G;
+  CHECK_CU(cuGraphCreate(&G, 0));
+  CUDA_MEMSET_NODE_PARAMS Set = {};
+  Set.dst = Buf;
+  Set.value = 6;
+  Set.elementSize = 4;
+  Set.width = N;
+  Set.height = 1;
+  CUgraphNode SetNode;
+  CHECK_CU(cuGraphAddMemsetNode(&SetNode, G, nullptr, 0, &Set, Ctx));
+  CUstream S;
+  CHECK_CU(cuStreamCreate(&S, CU_STREAM_DEFAULT));
+  CHECK_CU(cuStreamBeginCaptureToGraph(S, G, &SetNode, nullptr, 1,
+                                       CU_STREAM_CAPTURE_MODE_GLOBAL));
+  unsigned V = 1, Count = N;
+  void *Args[] = {&Buf, &V, &Count};
+  CHECK_CU(cuLaunchKernel(Add, (N + 31) / 32, 1, 1, 32, 1, 1, 0, S, Args,
+                          nullptr));
+  CHECK_CU(cuLaunchKernel(Add, (N + 31) / 32, 1, 1, 32, 1, 1, 0, S, Args,
+                          nullptr));
+  // The copy out waits for the memset as well: one edge more.
+  CHECK_CU(cuStreamUpdateCaptureDependencies(
+      S, &SetNode, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+  std::vector<uint32_t> Out(N);
+  CHECK_CU(cuMemcpyDtoHAsync(Out.data(), Buf, N * 4, S));
+  CUgraph Captured;
+  CHECK_CU(cuStreamEndCapture(S, &Captured));
+  EXPECT_EQ(Captured, G);
+  size_t Num = 0;
+  CHECK_CU(cuGraphGetEdges(G, nullptr, nullptr, nullptr, &Num));
+  EXPECT_EQ(Num, 4u);
+  CUgraphExec E;
+  CHECK_CU(cuGraphInstantiate(&E, G, 0));
+  CHECK_CU(cuGraphLaunch(E, S));
+  CHECK_CU(cuStreamSynchronize(S));
+  EXPECT_EQ(Out[0], 8u);
+  EXPECT_EQ(cuStreamUpdateCaptureDependencies(S, &SetNode, nullptr, 1, 0),
+            CUDA_ERROR_ILLEGAL_STATE);
+  CHECK_CU(cuGraphExecDestroy(E));
+  CHECK_CU(cuGraphDestroy(G));
+  CHECK_CU(cuStreamDestroy(S));
+}
+
 TEST_F(DriverGraph, StreamOrderedAllocationAndItsCapture) {
   CUstream S;
   CHECK_CU(cuStreamCreate(&S, CU_STREAM_DEFAULT));

@@ -367,6 +367,55 @@ TEST(GraphApi, InstantiateReportsACycle) {
   CHECK_CUDA(cudaGraphDestroy(G));
 }
 
+TEST(GraphApi, CaptureIntoAnExistingGraph) {
+  unsigned char *Dev;
+  CHECK_CUDA(cudaMalloc(reinterpret_cast<void **>(&Dev), 64));
+  unsigned char Out[64] = {};
+  cudaGraph_t G;
+  CHECK_CUDA(cudaGraphCreate(&G, 0));
+  cudaGraphNode_t Set;
+  cudaMemsetParams P = {};
+  P.dst = Dev;
+  P.value = 0x42;
+  P.elementSize = 1;
+  P.width = 64;
+  P.height = 1;
+  CHECK_CUDA(cudaGraphAddMemsetNode(&Set, G, nullptr, 0, &P));
+  cudaStream_t S;
+  CHECK_CUDA(cudaStreamCreate(&S));
+  CHECK_CUDA(cudaStreamBeginCaptureToGraph(S, G, &Set, nullptr, 1,
+                                           cudaStreamCaptureModeGlobal));
+  CHECK_CUDA(cudaMemcpyAsync(Out, Dev, 64, cudaMemcpyDeviceToHost, S));
+  // A second copy after the memset only, not after the first copy.
+  CHECK_CUDA(cudaStreamUpdateCaptureDependencies(
+      S, &Set, nullptr, 1, cudaStreamSetCaptureDependencies));
+  CHECK_CUDA(cudaMemcpyAsync(Out + 32, Dev, 32, cudaMemcpyDeviceToHost, S));
+  cudaGraph_t Captured;
+  CHECK_CUDA(cudaStreamEndCapture(S, &Captured));
+  EXPECT_EQ(Captured, G);
+  size_t Num = 4;
+  cudaGraphNode_t Roots[4];
+  CHECK_CUDA(cudaGraphGetRootNodes(G, Roots, &Num));
+  EXPECT_EQ(Num, 1u);
+  size_t Dependents = 0;
+  CHECK_CUDA(cudaGraphNodeGetDependentNodes(Set, nullptr, nullptr,
+                                            &Dependents));
+  EXPECT_EQ(Dependents, 2u);
+  cudaGraphExec_t E;
+  CHECK_CUDA(cudaGraphInstantiate(&E, G, 0));
+  CHECK_CUDA(cudaGraphLaunch(E, S));
+  CHECK_CUDA(cudaStreamSynchronize(S));
+  EXPECT_EQ(Out[0], 0x42);
+  EXPECT_EQ(Out[63], 0x42);
+  EXPECT_EQ(cudaStreamUpdateCaptureDependencies(S, &Set, nullptr, 1, 0),
+            cudaErrorIllegalState);
+  cudaGetLastError();
+  CHECK_CUDA(cudaGraphExecDestroy(E));
+  CHECK_CUDA(cudaGraphDestroy(G));
+  CHECK_CUDA(cudaStreamDestroy(S));
+  CHECK_CUDA(cudaFree(Dev));
+}
+
 int Destroyed = 0;
 void destroyed(void *) { ++Destroyed; }
 

@@ -1166,6 +1166,80 @@ TEST_F(GraphFixture, NodeParametersOfGraphsAndInstances) {
   R.getLastError();
 }
 
+TEST_F(GraphFixture, CaptureIntoAGraphAndEditItsDependencies) {
+  std::vector<uint32_t> Zero(N, 0);
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  GraphNode *Root =
+      add(G, copyOp(Dev, Zero.data(), N * 4, CopyKind::HostToDevice));
+  void *S = stream();
+  ASSERT_EQ(streamBeginCaptureToGraph(S, G, &Root, 1, CaptureMode::Global),
+            cudaSuccess);
+  ASSERT_EQ(launchAdd(S, Dev, N, 5), cudaSuccess);
+  GraphNode *const *Cur = nullptr;
+  size_t NumCur = 0;
+  CaptureStatus St;
+  Graph *During = nullptr;
+  ASSERT_EQ(streamGetCaptureInfo(S, &St, nullptr, &During, &Cur, &NumCur),
+            cudaSuccess);
+  ASSERT_EQ(During, G);
+  ASSERT_EQ(NumCur, 1u);
+  GraphNode *Add5 = Cur[0];
+  // Set: the next operation depends on Root only; add: on Add5 as well.
+  ASSERT_EQ(streamUpdateCaptureDependencies(S, &Root, 1, 1), cudaSuccess);
+  ASSERT_EQ(launchAdd(S, Dev, N, 7), cudaSuccess);
+  ASSERT_EQ(streamUpdateCaptureDependencies(S, &Add5, 1, 0), cudaSuccess);
+  ASSERT_EQ(R.memcpyAsync(Host.data(), Dev, N * 4, CopyKind::DeviceToHost, S),
+            cudaSuccess);
+  // Nodes of another graph, unknown flags.
+  Graph *Other = nullptr;
+  ASSERT_EQ(graphCreate(&Other, 0), cudaSuccess);
+  GraphNode *Foreign = add(Other, NodeOp());
+  EXPECT_EQ(streamUpdateCaptureDependencies(S, &Foreign, 1, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(streamUpdateCaptureDependencies(S, &Root, 1, 2),
+            cudaErrorInvalidValue);
+  Graph *Out = nullptr;
+  ASSERT_EQ(streamEndCapture(S, &Out), cudaSuccess);
+  EXPECT_EQ(Out, G);
+  EXPECT_EQ(streamUpdateCaptureDependencies(S, &Root, 1, 0),
+            cudaErrorIllegalState)
+      << "not capturing";
+  std::vector<GraphNode *> Nodes(4);
+  size_t Num = 4;
+  ASSERT_EQ(graphGetNodes(G, Nodes.data(), &Num), cudaSuccess);
+  ASSERT_EQ(Num, 4u);
+  std::vector<GraphNode *> Deps(4);
+  size_t NumDeps = 4;
+  ASSERT_EQ(graphNodeGetDependencies(Nodes[2], Deps.data(), &NumDeps),
+            cudaSuccess);
+  ASSERT_EQ(NumDeps, 1u);
+  EXPECT_EQ(Deps[0], Root);
+  NumDeps = 4;
+  ASSERT_EQ(graphNodeGetDependencies(Nodes[3], Deps.data(), &NumDeps),
+            cudaSuccess);
+  EXPECT_EQ(NumDeps, 2u);
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, S), cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(S), cudaSuccess);
+  EXPECT_EQ(Host[0], 12u);
+  // A failed capture leaves the program's graph to the program.
+  ASSERT_EQ(streamBeginCaptureToGraph(S, G, nullptr, 0, CaptureMode::Global),
+            cudaSuccess);
+  void *Q = nullptr;
+  EXPECT_EQ(R.malloc(&Q, 16), cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(streamEndCapture(S, &Out), cudaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(graphGetNodes(G, nullptr, &Num), cudaSuccess);
+  EXPECT_EQ(streamBeginCaptureToGraph(S, G, &Foreign, 1, CaptureMode::Global),
+            cudaErrorInvalidValue);
+  graphExecDestroy(E);
+  graphDestroy(Other);
+  graphDestroy(G);
+  R.streamDestroy(S);
+  R.getLastError();
+}
+
 namespace {
 int Destroyed = 0;
 void destroyCounted(void *P) { Destroyed += *static_cast<int *>(P); }

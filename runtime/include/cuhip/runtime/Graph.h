@@ -210,6 +210,17 @@ FreeResult free(void *Ptr);
 
 // --- stream capture ----------------------------------------------------------
 Status streamBeginCapture(void *Stream, CaptureMode Mode);
+/// cudaStreamBeginCaptureToGraph: captures into the program's graph G, the
+/// first operation after Deps (distinct nodes of G); streamEndCapture
+/// returns G, and a failed capture leaves it to the program.
+Status streamBeginCaptureToGraph(void *Stream, Graph *G,
+                                 GraphNode *const *Deps, size_t NumDeps,
+                                 CaptureMode Mode);
+/// cudaStreamUpdateCaptureDependencies: Flags 0 adds Deps (nodes of the
+/// capture's graph) to what the stream's next operation depends on, 1
+/// replaces it with them.
+Status streamUpdateCaptureDependencies(void *Stream, GraphNode *const *Deps,
+                                       size_t NumDeps, unsigned Flags);
 Status streamEndCapture(void *Stream, Graph **Out);
 Status streamIsCapturing(void *Stream, CaptureStatus *Status);
 /// cudaStreamGetCaptureInfo: the stream's capture id, graph and the nodes

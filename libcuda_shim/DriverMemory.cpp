@@ -665,13 +665,17 @@ CUresult fill(CUdeviceptr Dst, uint32_t Pattern, unsigned ElemSize,
   std::vector<uint8_t> Buf(std::min(Bytes, Chunk));
   for (size_t I = 0; I < Buf.size(); I += ElemSize)
     std::memcpy(Buf.data() + I, &Pattern, ElemSize);
-  // The buffer is reused, so every piece is copied before the next starts:
-  // synchronous copies even for the Async forms (CUDA allows an Async
-  // memset to finish before it returns).
+  // The buffer is pageable host memory, which an asynchronous copy reads
+  // before it returns (CUDA stages it), so it may be reused at once and
+  // the Async forms stay in their stream's order.
   for (size_t Done = 0; Done < Bytes; Done += Buf.size()) {
     size_t N = std::min(Buf.size(), Bytes - Done);
-    if (rt::Status S = RT.memcpy(ptr(Dst + Done), Buf.data(), N,
-                                 CopyKind::HostToDevice))
+    rt::Status S =
+        Stream == NoStream
+            ? RT.memcpy(ptr(Dst + Done), Buf.data(), N, CopyKind::HostToDevice)
+            : RT.memcpyAsync(ptr(Dst + Done), Buf.data(), N,
+                             CopyKind::HostToDevice, Stream);
+    if (S)
       return toCU(S);
   }
   return CUDA_SUCCESS;

@@ -113,7 +113,7 @@ struct Callback {
   static void run(void *P) {
     Callback *C = static_cast<Callback *>(P);
     // Work before the callback either succeeded or left a sticky error,
-    // which is what the status reports.
+    // which is what the status reports; it runs in either case.
     C->Fn(C->Stream, toCU(runtime().stickyError()), C->Data);
     delete C;
   }
@@ -124,7 +124,8 @@ rt::Status addCallback(void *Stream, CUstream S, CUstreamCallback Fn,
   if (!Fn || Flags != 0)
     return rt::cudaErrorInvalidValue;
   auto *C = new Callback{Fn, S, Data};
-  rt::Status St = runtime().streamAddHostFunc(Stream, &Callback::run, C);
+  rt::Status St = runtime().streamAddHostFunc(Stream, &Callback::run, C,
+                                              /*RunsAfterFault=*/true);
   if (St)
     delete C;
   return St;

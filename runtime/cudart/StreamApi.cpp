@@ -19,8 +19,9 @@ using namespace cuhip::cudart;
 
 namespace {
 /// cudaStreamAddCallback's callback, which also receives the stream and a
-/// status (always cudaSuccess: a failed stream is reported by its sticky
-/// error instead). Owned by the host function that runs it once.
+/// status: cudaSuccess, or the sticky error of a fault in work before it
+/// (callbacks run even then, unlike cudaLaunchHostFunc's functions). Owned
+/// by the host function that runs it once.
 struct StreamCallback {
   cudaStreamCallback_t Fn;
   cudaStream_t Stream;
@@ -28,7 +29,8 @@ struct StreamCallback {
 };
 void runStreamCallback(void *P) {
   std::unique_ptr<StreamCallback> C(static_cast<StreamCallback *>(P));
-  C->Fn(C->Stream, rt::cudaSuccess, C->Data);
+  C->Fn(C->Stream, static_cast<cudaError_t>(runtime().stickyError()),
+        C->Data);
 }
 } // namespace
 
@@ -161,7 +163,8 @@ static cudaError_t cudaStreamAddCallback_impl(cudaStream_t Stream,
       Capturing != rt::CaptureStatus::None)
     return runtime().record(rt::cudaErrorStreamCaptureUnsupported);
   auto *C = new StreamCallback{Fn, Stream, Data};
-  cudaError_t E = runtime().streamAddHostFunc(Stream, runStreamCallback, C);
+  cudaError_t E = runtime().streamAddHostFunc(Stream, runStreamCallback, C,
+                                              /*RunsAfterFault=*/true);
   if (E != rt::cudaSuccess)
     delete C;
   return E;

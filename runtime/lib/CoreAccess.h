@@ -10,6 +10,8 @@
 
 #include "cuhip/runtime/Runtime.h"
 
+#include <functional>
+
 namespace cuhip::rt {
 
 class HipBackend;
@@ -22,6 +24,20 @@ struct CoreAccess {
   static Status resolveStream(Runtime &R, void *Stream, void **HipStream);
   /// Makes a kernel fault that a HIP call reports sticky.
   static Status deviceResult(Runtime &R, Status S);
+  // The CPU backend's stream queues (the HIP backend's calls order and wait
+  // for themselves; these do nothing there).
+  /// Waits until every stream has run what was queued so far: what cudaFree
+  /// and its relatives do before memory goes.
+  static void waitIdle(Runtime &R);
+  /// Waits for the work queued on Stream so far.
+  static void waitForStream(Runtime &R, void *Stream);
+  /// Waits for what a synchronous copy waits for (the legacy stream's
+  /// earlier work); the sticky error, or one of queued work, if any.
+  static Status waitForLegacy(Runtime &R);
+  /// Runs Fn in Stream's order; Wait: returns once it has run, with the
+  /// error of the work it waited for.
+  static Status enqueueFunction(Runtime &R, void *Stream,
+                                std::function<void()> Fn, bool Wait);
   /// Adds memory the runtime did not allocate (registered host memory) to
   /// the allocation table, so that copies and memcheck accept it.
   static void trackRange(Runtime &R, void *Ptr, size_t Bytes);

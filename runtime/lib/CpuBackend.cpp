@@ -46,6 +46,10 @@
 namespace cuhip::rt {
 
 namespace {
+// Bumped by cancelRunningLaunches: a grid that started under another value
+// starts no more blocks.
+std::atomic<uint64_t> CancelEpoch{0};
+
 unsigned defaultWorkers() {
   if (const char *E = std::getenv("CUHIP_CPU_THREADS")) {
     int N = std::atoi(E);
@@ -148,6 +152,10 @@ CpuBackend::CpuBackend() : Pool(defaultWorkers()) {
 
 CpuBackend::~CpuBackend() = default;
 
+void CpuBackend::cancelRunningLaunches() {
+  CancelEpoch.fetch_add(1, std::memory_order_relaxed);
+}
+
 Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
                           Dim3 Block, const void *Params, size_t DynamicShared,
                           bool Cooperative, std::string &Message,
@@ -181,6 +189,7 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
   std::atomic<uint32_t> Trap{ptx::host::TrapNone};
   uint64_t TrapBlock = 0;
   ptx::host::BlockTrap TrapDetail;
+  const uint64_t Epoch = CancelEpoch.load(std::memory_order_relaxed);
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t Begin, uint64_t End) {
     Scratch &S = Scratches[Worker];
     ptx::host::BlockContext Ctx;
@@ -190,8 +199,9 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
     Ctx.WorkerId = Worker;
     for (uint64_t B = Begin; B < End; ++B) {
       setBlockId(Ctx, Grid, B);
-      if (Trap.load(std::memory_order_relaxed))
-        return; // an earlier block trapped: the grid stops
+      if (Trap.load(std::memory_order_relaxed) ||
+          CancelEpoch.load(std::memory_order_relaxed) != Epoch)
+        return; // an earlier block trapped, or the process exits
       ptx::host::BlockTrap Detail;
       if (uint32_t Code =
               ptx::host::runBlockGuarded(K.Fn, Params, &Ctx, &Detail)) {
@@ -338,7 +348,7 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
                                      ptx::host::MemcheckLaunch *Memcheck) {
   uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
   // What grid.sync() finds through %envreg1:%envreg2; it lives as long as
-  // the launch, which is synchronous.
+  // this call, which returns when the grid has finished.
   ptx::host::GridWorkspace Workspace{sizeof(ptx::host::GridWorkspace), 0};
   uintptr_t WorkspaceAddress = reinterpret_cast<uintptr_t>(&Workspace);
   if (Memcheck) { // grid.sync()'s atomics on it are the kernel's own
@@ -368,11 +378,13 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
   std::atomic<uint32_t> Trap{ptx::host::TrapNone};
   uint64_t TrapBlock = 0;
   ptx::host::BlockTrap TrapDetail;
+  const uint64_t Epoch = CancelEpoch.load(std::memory_order_relaxed);
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t, uint64_t) {
     ucontext_t Home;
     std::vector<CoopBlock *> Mine;
     size_t Turn = 0;
-    while (!Stop.load(std::memory_order_relaxed)) {
+    while (!Stop.load(std::memory_order_relaxed) &&
+           CancelEpoch.load(std::memory_order_relaxed) == Epoch) {
       CoopBlock *B = nullptr;
       // Start blocks while any are left, so all become resident as early
       // as possible; then take turns among this thread's own.

@@ -20,6 +20,10 @@ public:
 
   unsigned workers() const { return Pool.size(); }
 
+  /// Process exit: grids running now start no further blocks (and
+  /// cooperative grids resume no waiting ones); later launches run normally.
+  static void cancelRunningLaunches();
+
   /// Runs every block of the grid; returns when all have finished. Params
   /// is the packed parameter buffer. Cooperative grids run with all their
   /// blocks resident at once (the caller has checked their size). On
@@ -44,7 +48,7 @@ private:
     size_t FramesSize = 0;
   };
   ThreadPool Pool;
-  std::mutex LaunchLock;          // launches from several host threads queue
+  std::mutex LaunchLock;          // launches from several streams queue
   std::vector<Scratch> Scratches; // one per pool participant
 };
 

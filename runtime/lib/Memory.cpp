@@ -8,8 +8,9 @@
 // allocation table (copies, kernels and memcheck accept them) and a table
 // here remembers what each one is, which decides what cudaFree may do with
 // it. Pools keep freed blocks reserved up to their release threshold and
-// hand them out again; as every stream operation completes when it is
-// enqueued here, a block freed on one stream is at once free for all. On
+// hand them out again; cudaFreeAsync waits for the stream's earlier work
+// (and cudaFree for the device's), so a block freed on one stream is at once
+// free for all. On
 // the HIP backend page-locked, registered and managed memory, 2D copies
 // and sets, stream-ordered allocation and memory pools are HIP's own calls
 // (where the library has them); pool handles are then HIP's, and the
@@ -298,6 +299,8 @@ Status Runtime::freeHost(void *Ptr) {
     return cudaSuccess;
   if (Status S = deviceStatus())
     return record(S);
+  // cudaFreeHost waits for the device, as cudaFree does.
+  CoreAccess::waitIdle(*this);
   MemoryTables &T = tables();
   bool Tracked;
   {
@@ -361,6 +364,8 @@ Status Runtime::hostUnregister(void *Ptr) {
     return record(cudaErrorInvalidValue);
   if (Status S = deviceStatus())
     return record(S);
+  // Queued work may still read or write the range.
+  CoreAccess::waitIdle(*this);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   auto It = T.Blocks.find(reinterpret_cast<uintptr_t>(Ptr));
@@ -629,6 +634,36 @@ bool regionSpan(const PitchedSide &S, size_t Width, size_t Height,
   return true;
 }
 
+/// A pitched copy on the CPU backend: one move when the rows follow each
+/// other on both sides, else row by row.
+void copyPitched(const PitchedSide &Dst, const PitchedSide &Src,
+                 size_t WidthBytes, size_t Height, size_t Depth, bool Dense) {
+  if (Dense) {
+    std::memmove(Dst.Ptr, Src.Ptr, WidthBytes * Height * Depth);
+    return;
+  }
+  for (size_t Z = 0; Z < Depth; ++Z)
+    for (size_t Y = 0; Y < Height; ++Y)
+      std::memmove(
+          static_cast<char *>(Dst.Ptr) + (Z * Dst.Height + Y) * Dst.Pitch,
+          static_cast<const char *>(Src.Ptr) + (Z * Src.Height + Y) * Src.Pitch,
+          WidthBytes);
+}
+
+/// The same for a pitched memset.
+void setPitched(const PitchedSide &Dst, int Value, size_t WidthBytes,
+                size_t Height, size_t Depth, bool Dense) {
+  if (Dense) {
+    std::memset(Dst.Ptr, Value, WidthBytes * Height * Depth);
+    return;
+  }
+  for (size_t Z = 0; Z < Depth; ++Z)
+    for (size_t Y = 0; Y < Height; ++Y)
+      std::memset(static_cast<char *>(Dst.Ptr) +
+                      (Z * Dst.Height + Y) * Dst.Pitch,
+                  Value, WidthBytes);
+}
+
 /// Does a side of a copy that must be device memory lie in one allocation?
 /// A side the kind says is host memory is the program's business.
 bool deviceSideOk(Runtime &R, const PitchedSide &S, size_t Width,
@@ -777,11 +812,23 @@ Status Runtime::memcpy3D(PitchedSide Dst, PitchedSide Src, size_t WidthBytes,
   }
 
   HipBackend *Hip = CoreAccess::hip(*this);
-  auto copy = [&](char *D, const char *S, size_t N) -> Status {
-    if (!Hip) {
-      std::memmove(D, S, N);
+  if (!Hip) {
+    // One operation in the stream's order; a synchronous copy runs here once
+    // the legacy stream's earlier work has finished. With pageable host
+    // memory on a side the host waits for it (CUDA stages such copies).
+    auto Run = [=] {
+      copyPitched(Dst, Src, WidthBytes, Height, Depth, Dense);
+    };
+    if (!Async) {
+      if (Status S = CoreAccess::waitForLegacy(*this))
+        return record(S);
+      Run();
       return cudaSuccess;
     }
+    bool Pageable = !isDeviceRange(Dst.Ptr, 1) || !isDeviceRange(Src.Ptr, 1);
+    return record(CoreAccess::enqueueFunction(*this, Stream, Run, Pageable));
+  }
+  auto copy = [&](char *D, const char *S, size_t N) -> Status {
     return Async ? Hip->memcpyAsync(D, S, N, Kind, HipStream)
                  : CoreAccess::deviceResult(*this, Hip->memcpy(D, S, N, Kind));
   };
@@ -847,11 +894,18 @@ Status Runtime::memset3D(PitchedSide Dst, int Value, size_t WidthBytes,
       return record(S);
   }
   HipBackend *Hip = CoreAccess::hip(*this);
-  auto set = [&](char *D, size_t N) -> Status {
-    if (!Hip) {
-      std::memset(D, Value, N);
+  if (!Hip) {
+    bool Whole = Dense || !MultiRow;
+    auto Run = [=] { setPitched(Dst, Value, WidthBytes, Height, Depth, Whole); };
+    if (!Async) {
+      if (Status S = CoreAccess::waitForLegacy(*this))
+        return record(S);
+      Run();
       return cudaSuccess;
     }
+    return record(CoreAccess::enqueueFunction(*this, Stream, Run, false));
+  }
+  auto set = [&](char *D, size_t N) -> Status {
     return Async ? Hip->memsetAsync(D, Value, N, HipStream)
                  : CoreAccess::deviceResult(*this, Hip->memset(D, Value, N));
   };
@@ -1121,6 +1175,8 @@ Status Runtime::freeAsync(void *Ptr, void *Stream) {
     if (Captured)
       return record(S);
   }
+  // In stream order: the stream's earlier work may still use the memory.
+  CoreAccess::waitForStream(*this, Stream);
   switch (graphmem::free(Ptr)) {
   case graphmem::FreeResult::NotGraphMemory:
     break;
@@ -1146,8 +1202,8 @@ Status Runtime::freeAsync(void *Ptr, void *Stream) {
       CoreAccess::trackRange(*this, Ptr, Size);
     return record(S);
   }
-  // The stream's earlier work is done (CPU) or HIP's free waits for it, so
-  // freeing now keeps stream order; cudaMalloc memory may be freed so too.
+  // The stream's earlier work is done (CPU: waited for above), so freeing
+  // now keeps stream order; cudaMalloc memory may be freed so too.
   return free(Ptr);
 }
 

@@ -4,12 +4,16 @@
 // fatbin is compiled the first time one of its kernels is launched (as the
 // CUDA driver does with lazy loading), so a module that cannot be compiled
 // fails the launch with a CUDA error and a log line instead of failing the
-// program at start-up. Launches, copies and the other stream operations run
-// synchronously on the CPU backend, which CUDA's stream ordering allows; on
-// the HIP backend they go to HIP's streams. In memcheck mode
-// (CUHIP_MEMCHECK=1) kernels are compiled with a check before each access,
-// and every launch publishes a sorted snapshot of the live allocations (and
-// of recently freed ones) that the checks search.
+// program at start-up. On the CPU backend launches, copies and the other
+// stream operations go into their stream's queue (StreamQueue.h) and run on
+// its dispatcher thread, so the host continues until it synchronises, as
+// with CUDA; arguments are checked, and kernel arguments copied, before an
+// operation is queued, and faults of queued work surface at the next call
+// that waits for it. On the HIP backend they go to HIP's streams. In
+// memcheck mode (CUHIP_MEMCHECK=1) kernels are compiled with a check before
+// each access, and every launch publishes, when it starts, a sorted
+// snapshot of the live allocations (and of recently freed ones) that the
+// checks search.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -20,6 +24,7 @@
 #include "CpuBackend.h"
 #include "DeviceArena.h"
 #include "HipBackend.h"
+#include "StreamQueue.h"
 
 #include "cuhip/ptx/HostTarget.h"
 #include "cuhip/ptx/Link.h"
@@ -42,6 +47,7 @@
 #include <deque>
 #include <dlfcn.h>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -183,6 +189,7 @@ struct StreamObj {
   unsigned Flags = 0;
   int Priority = 0;
   void *Hip = nullptr; // hipStream_t on the HIP backend
+  std::shared_ptr<WorkQueue> Queue; // the CPU backend's
 };
 
 /// What cudaStreamSetAttribute stored, by cudaLaunchAttributeID; guarded by
@@ -190,15 +197,24 @@ struct StreamObj {
 using StreamAttrMap =
     std::map<int, std::array<unsigned char, Runtime::StreamAttrBytes>>;
 
+/// One cudaEventRecord on the CPU backend: the point of its stream the
+/// event waits for, and the time the stream reached it, stamped by the
+/// marker operation the record enqueued (valid once Point is reached).
+struct EventMark {
+  QueuePoint Point;
+  std::atomic<int64_t> WhenNs{0}; // steady_clock, since its epoch
+};
+
 /// An event created by eventCreate; its handle is its address. On the CPU
-/// backend an event completes when it is recorded, so recording stamps the
-/// time; the HIP backend keeps the time in the HIP event.
+/// backend recording enqueues a marker on the stream, and the event is
+/// complete when the stream has run it; the HIP backend keeps all of that in
+/// the HIP event.
 struct EventObj {
   unsigned Flags = 0;
   void *Hip = nullptr; // hipEvent_t on the HIP backend
   // Set by eventRecord on any host thread: guarded by Impl::StreamLock.
   bool Recorded = false;
-  std::chrono::steady_clock::time_point When;
+  std::shared_ptr<EventMark> Mark; // the latest record (CPU backend)
 };
 
 namespace {
@@ -330,8 +346,10 @@ struct Runtime::Impl {
   /// Attributes set on streams, by handle (the legacy stream under 0x1);
   /// a destroyed stream's go with it.
   std::unordered_map<void *, StreamAttrMap> StreamAttrs;
-  /// The HIP stream for a cudaStream_t, or cudaErrorInvalidResourceHandle.
-  Status resolveStream(void *Handle, void **HipStream);
+  /// The HIP stream for a cudaStream_t, or cudaErrorInvalidResourceHandle;
+  /// with Queue, also its queue on the CPU backend.
+  Status resolveStream(void *Handle, void **HipStream,
+                       std::shared_ptr<WorkQueue> *Queue = nullptr);
   EventObj *findEvent(void *Handle);
   /// Removes the stream or event Handle from Map and hands it over; null
   /// if Handle is not in it.
@@ -367,6 +385,49 @@ struct Runtime::Impl {
 
   std::atomic<int> Sticky{cudaSuccess};
   DeviceInfo Device;
+
+  // --- the CPU backend's stream queues (StreamQueue.h) ----------------------
+  QueueSet Queues;
+  /// An error of queued work that is not a fault (a launch the backend could
+  /// not start): the next call that waits for work reports it, once.
+  std::atomic<int> AsyncError{cudaSuccess};
+  std::once_flag ExitHandlerOnce;
+  struct LaunchWork;
+  /// The queue of the legacy (0, 0x1) or per-thread (0x2) default stream.
+  std::shared_ptr<WorkQueue> defaultQueue(uintptr_t Handle);
+  /// Appends W to Q after the points in After and returns its ticket; the
+  /// first call arranges for the queues to stop at process exit.
+  uint64_t enqueue(const std::shared_ptr<WorkQueue> &Q,
+                   std::unique_ptr<QueuedWork> W,
+                   std::vector<QueuePoint> After = {});
+  /// Enqueues Fn on Q. RunsAfterFault: it runs even once a kernel faulted
+  /// (stream callbacks, which are told the error); Wait: the call returns
+  /// when Fn has run, with waitOutcome().
+  Status enqueueFunction(const std::shared_ptr<WorkQueue> &Q,
+                         std::function<void()> Fn, bool Wait,
+                         bool RunsAfterFault = false);
+  /// An asynchronous copy in Q's order (see its definition for pageable
+  /// memory).
+  Status copyAsync(Runtime &R, const std::shared_ptr<WorkQueue> &Q, void *Dst,
+                   const void *Src, size_t Bytes);
+  /// Records the failure of work that ran on a stream: a fault is sticky,
+  /// another error waits for the next synchronising call.
+  void workFailed(Status S);
+  /// What a call that waited for queued work reports: the sticky fault, or
+  /// the error of queued work not reported yet.
+  Status waitOutcome() {
+    if (int S = Sticky.load(std::memory_order_acquire))
+      return static_cast<Status>(S);
+    return static_cast<Status>(AsyncError.exchange(cudaSuccess));
+  }
+  /// Waits for what a synchronous operation of the legacy stream waits for
+  /// (cudaMemcpy): the legacy stream's earlier work and the blocking
+  /// streams'.
+  Status waitForLegacy() {
+    QueueSet::waitForAll(Queues.legacyBarrier());
+    return waitOutcome();
+  }
+  static void stopQueuesAtExit();
 
   /// What cudaSetDeviceFlags, cudaDeviceSetLimit and the cache preferences
   /// set; cudaDeviceReset restores the defaults. Guarded by DeviceLock.
@@ -1162,6 +1223,200 @@ Status Runtime::kernelSummary(Kernel *K, KernelSummary *Out) {
 }
 
 //===----------------------------------------------------------------------===//
+// Stream queues (CPU backend)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Errors of a kernel that leave the context unusable, as on a GPU.
+bool isKernelFault(Status S) {
+  return S == cudaErrorLaunchFailure || S == cudaErrorIllegalAddress ||
+         S == cudaErrorAssert || S == cudaErrorIllegalInstruction ||
+         S == cudaErrorMisalignedAddress;
+}
+
+/// The calling thread's default stream (cudaStreamPerThread): a blocking
+/// stream of its own, whose queue ends with the thread.
+struct PerThreadQueue {
+  std::shared_ptr<WorkQueue> Queue;
+  QueueSet *Owner = nullptr;
+  ~PerThreadQueue() {
+    if (Queue)
+      Owner->retire(Queue);
+  }
+};
+thread_local PerThreadQueue PerThreadStream;
+
+/// Work given as a function: copies, memsets, host functions, markers.
+struct FunctionWork final : QueuedWork {
+  std::function<void()> Fn;
+  bool RunsAfterFault = false;
+  void run() override {
+    // After a fault the device runs nothing more, except the stream
+    // callbacks that are told about it.
+    if (Fn && (RunsAfterFault || !Runtime::get().stickyError()))
+      Fn();
+  }
+};
+
+/// An event record's marker: stamps the time its stream reaches it. It
+/// completes even after a fault, as the event would on a GPU.
+struct MarkerWork final : QueuedWork {
+  std::shared_ptr<EventMark> Mark;
+  void run() override {
+    Mark->WhenNs.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count(),
+                       std::memory_order_relaxed);
+  }
+};
+
+/// A copy whose pageable source was copied aside when it was enqueued.
+struct StagedCopyWork final : QueuedWork {
+  StagedCopyWork() { DestroyWhereEnqueued = false; } // the copy goes at once
+  void *Dst = nullptr;
+  std::unique_ptr<uint8_t[]> Staged;
+  size_t Bytes = 0;
+  void run() override {
+    if (!Runtime::get().stickyError())
+      std::memcpy(Dst, Staged.get(), Bytes);
+  }
+};
+
+// Larger pageable sources are copied in stream order with the host waiting,
+// rather than doubling the memory they take.
+constexpr size_t MaxStagedCopy = size_t(64) << 20;
+} // namespace
+
+/// A kernel launch whose arguments were checked and packed at the call.
+struct Runtime::Impl::LaunchWork final : QueuedWork {
+  explicit LaunchWork(Impl &P) : P(P) {}
+  void run() override;
+
+  Impl &P;
+  const Kernel *K = nullptr;
+  const ptx::host::CompiledKernel *C = nullptr;
+  Dim3 Grid, Block;
+  size_t SharedMem = 0;
+  bool Cooperative = false;
+  std::vector<uint8_t> Params; // the packed .param buffer, the launch's own
+};
+
+void Runtime::Impl::LaunchWork::run() {
+  if (P.Sticky.load(std::memory_order_acquire))
+    return; // an earlier kernel faulted: the context runs nothing more
+  // Memcheck: the allocations live when the kernel starts, kept alive for
+  // as long as it runs.
+  std::shared_ptr<const MemSnapshot> Snapshot;
+  ptx::host::MemcheckLaunch Check;
+  if (P.Memcheck) {
+    Snapshot = P.memSnapshot();
+    Check.Live = Snapshot->Live.data();
+    Check.NumLive = Snapshot->Live.size();
+    Check.Freed = Snapshot->Freed.data();
+    Check.NumFreed = Snapshot->Freed.size();
+    Check.Params = Params.data();
+    Check.ParamBytes = Params.size();
+  }
+  std::string Msg;
+  // Timed only for the debug log: reading the clock is a good part of an
+  // empty launch.
+  bool Timed = logEnabled(LogLevel::Debug);
+  std::chrono::steady_clock::time_point Start;
+  if (Timed)
+    Start = std::chrono::steady_clock::now();
+  Status S = P.backend().launch(*C, Grid, Block, Params.data(), SharedMem,
+                                Cooperative, Msg, Snapshot ? &Check : nullptr);
+  if (S != cudaSuccess) {
+    CUHIP_ERROR("%s", Msg.c_str());
+    P.workFailed(S);
+    return;
+  }
+  if (Timed)
+    CUHIP_DEBUG("ran %s grid (%u,%u,%u) block (%u,%u,%u) in %.3f ms",
+                K->Name.c_str(), Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y,
+                Block.Z,
+                std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count());
+}
+
+std::shared_ptr<WorkQueue> Runtime::Impl::defaultQueue(uintptr_t Handle) {
+  if (Handle != 2)
+    return Queues.legacy();
+  PerThreadQueue &T = PerThreadStream;
+  if (!T.Queue) {
+    T.Owner = &Queues;
+    T.Queue = Queues.create(QueueKind::Blocking);
+  }
+  return T.Queue;
+}
+
+uint64_t Runtime::Impl::enqueue(const std::shared_ptr<WorkQueue> &Q,
+                                std::unique_ptr<QueuedWork> W,
+                                std::vector<QueuePoint> After) {
+  // Registered at the first operation, after the program's start-up
+  // registrations, so it runs before their exit handlers.
+  std::call_once(ExitHandlerOnce, [] { std::atexit(&stopQueuesAtExit); });
+  return Queues.enqueue(Q, std::move(W), std::move(After));
+}
+
+Status Runtime::Impl::enqueueFunction(const std::shared_ptr<WorkQueue> &Q,
+                                      std::function<void()> Fn, bool Wait,
+                                      bool RunsAfterFault) {
+  auto W = std::make_unique<FunctionWork>();
+  W->Fn = std::move(Fn);
+  W->RunsAfterFault = RunsAfterFault;
+  uint64_t Ticket = enqueue(Q, std::move(W));
+  if (!Wait)
+    return cudaSuccess;
+  Q->waitFor(Ticket);
+  return waitOutcome();
+}
+
+/// CUDA copies pageable host memory through a staging buffer: a pageable
+/// source may be reused as soon as the call returns, and a pageable
+/// destination holds the data when it returns. So a pageable source is
+/// copied aside at the call and the copy queued; a pageable destination
+/// (or a very large pageable source) is copied in the stream's order while
+/// the host waits. Copies between device, page-locked and managed memory
+/// are asynchronous.
+Status Runtime::Impl::copyAsync(Runtime &R, const std::shared_ptr<WorkQueue> &Q,
+                                void *Dst, const void *Src, size_t Bytes) {
+  bool SrcPageable = !R.isDeviceRange(Src, Bytes);
+  bool DstPageable = !R.isDeviceRange(Dst, Bytes);
+  if (SrcPageable && !DstPageable && Bytes <= MaxStagedCopy) {
+    auto W = std::make_unique<StagedCopyWork>();
+    W->Staged.reset(new (std::nothrow) uint8_t[Bytes]);
+    if (W->Staged) {
+      std::memcpy(W->Staged.get(), Src, Bytes);
+      W->Dst = Dst;
+      W->Bytes = Bytes;
+      enqueue(Q, std::move(W));
+      return cudaSuccess;
+    }
+  }
+  return enqueueFunction(
+      Q, [=] { std::memmove(Dst, Src, Bytes); }, SrcPageable || DstPageable);
+}
+
+void Runtime::Impl::workFailed(Status S) {
+  std::atomic<int> &Slot = isKernelFault(S) ? Sticky : AsyncError;
+  int Expected = cudaSuccess;
+  Slot.compare_exchange_strong(Expected, S);
+}
+
+void Runtime::Impl::stopQueuesAtExit() {
+  // CUDA finishes nothing at exit that the program did not wait for: work
+  // not started is dropped, running kernels stop after their current
+  // blocks, and exit goes on after a short grace even if one does not (a
+  // kernel still waiting for a flag the program never set).
+  Impl *P = Runtime::get().P;
+  P->Queues.stop();
+  CpuBackend::cancelRunningLaunches();
+  P->Queues.awaitRunning(std::chrono::milliseconds(1000));
+}
+
+//===----------------------------------------------------------------------===//
 // Launches
 //===----------------------------------------------------------------------===//
 
@@ -1300,7 +1555,8 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
   if (!K)
     return record(cudaErrorInvalidDeviceFunction);
   void *HipStream = nullptr;
-  if (Status S = P->resolveStream(Stream, &HipStream)) {
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue)) {
     CUHIP_ERROR("launch of '%s': %p is not a stream", K->Name.c_str(), Stream);
     return record(S);
   }
@@ -1396,39 +1652,32 @@ Status Runtime::launch(Kernel *K, Dim3 Grid, Dim3 Block, void **Args,
       return record(cudaErrorCooperativeLaunchTooLarge);
     }
   }
-  // Memcheck: the checks read this launch's snapshot, kept alive here.
-  std::shared_ptr<const Impl::MemSnapshot> Snapshot;
-  ptx::host::MemcheckLaunch Check;
-  if (P->Memcheck && !Hip) {
-    Snapshot = P->memSnapshot();
-    Check.Live = Snapshot->Live.data();
-    Check.NumLive = Snapshot->Live.size();
-    Check.Freed = Snapshot->Freed.data();
-    Check.NumFreed = Snapshot->Freed.size();
-    Check.Params = Params.data();
-    Check.ParamBytes = Params.size();
+  if (!Hip) {
+    // The arguments are the launch's own from here: the caller may change
+    // its argument storage as soon as the call returns.
+    auto W = std::make_unique<Impl::LaunchWork>(*P);
+    W->K = K;
+    W->C = C;
+    W->Grid = Grid;
+    W->Block = Block;
+    W->SharedMem = SharedMem;
+    W->Cooperative = Cooperative;
+    W->Params = std::move(Params);
+    P->enqueue(Queue, std::move(W));
+    return cudaSuccess;
   }
-  auto Start = std::chrono::steady_clock::now();
-  Status S = Hip ? Hip->launch(*K->Hip, Grid, Block, Params.data(),
-                               Info->ParamBufferSize, SharedMem, HipStream,
-                               Cooperative, Msg)
-                 : P->backend().launch(*C, Grid, Block, Params.data(),
-                                       SharedMem, Cooperative, Msg,
-                                       Snapshot ? &Check : nullptr);
-  double Ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - Start)
-                  .count();
+  Status S = Hip->launch(*K->Hip, Grid, Block, Params.data(),
+                         Info->ParamBufferSize, SharedMem, HipStream,
+                         Cooperative, Msg);
   if (S != cudaSuccess) {
     CUHIP_ERROR("%s", Msg.c_str());
     // Faults inside a kernel leave the context unusable, as on a GPU.
-    if (S == cudaErrorLaunchFailure || S == cudaErrorAssert ||
-        S == cudaErrorIllegalAddress)
+    if (isKernelFault(S))
       P->Sticky.store(S);
     return record(S);
   }
-  CUHIP_DEBUG("%s %s grid (%u,%u,%u) block (%u,%u,%u) in %.3f ms",
-              Hip ? "enqueued" : "ran", K->Name.c_str(), Grid.X, Grid.Y,
-              Grid.Z, Block.X, Block.Y, Block.Z, Ms);
+  CUHIP_DEBUG("enqueued %s grid (%u,%u,%u) block (%u,%u,%u)", K->Name.c_str(),
+              Grid.X, Grid.Y, Grid.Z, Block.X, Block.Y, Block.Z);
   return cudaSuccess;
 }
 
@@ -1515,6 +1764,13 @@ Status Runtime::free(void *Ptr) {
   // cudaFree waits for the device, so it is unsafe during capture.
   if (Status S = capture::checkUnsafeCall(/*TouchesLegacy=*/false))
     return record(S);
+  // Queued work may still use the memory; a fault it makes is reported
+  // instead of freeing, as before any other use of a faulted context.
+  if (!P->hip()) {
+    P->Queues.waitAll();
+    if (Status S = stickyError())
+      return record(S);
+  }
   switch (decideFree(*this, Ptr)) {
   case FreeDecision::Refuse:
     CUHIP_DEBUG("cudaFree(%p): host memory, not a device allocation", Ptr);
@@ -1569,6 +1825,32 @@ Status CoreAccess::resolveStream(Runtime &R, void *Stream, void **HipStream) {
 
 Status CoreAccess::deviceResult(Runtime &R, Status S) {
   return R.P->deviceResult(S);
+}
+
+void CoreAccess::waitIdle(Runtime &R) {
+  if (!R.P->hip())
+    R.P->Queues.waitAll();
+}
+
+void CoreAccess::waitForStream(Runtime &R, void *Stream) {
+  void *HipStream;
+  std::shared_ptr<WorkQueue> Queue;
+  if (R.P->hip() || R.P->resolveStream(Stream, &HipStream, &Queue))
+    return;
+  Queue->waitFor(Queue->enqueued());
+}
+
+Status CoreAccess::waitForLegacy(Runtime &R) {
+  return R.P->hip() ? cudaSuccess : R.P->waitForLegacy();
+}
+
+Status CoreAccess::enqueueFunction(Runtime &R, void *Stream,
+                                   std::function<void()> Fn, bool Wait) {
+  void *HipStream;
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = R.P->resolveStream(Stream, &HipStream, &Queue))
+    return S;
+  return R.P->enqueueFunction(Queue, std::move(Fn), Wait);
 }
 
 void CoreAccess::trackRange(Runtime &R, void *Ptr, size_t Bytes) {
@@ -1719,6 +2001,10 @@ Status Runtime::memcpy(void *Dst, const void *Src, size_t Bytes,
     return cudaSuccess;
   if (HipBackend *Hip = P->hip())
     return record(P->deviceResult(Hip->memcpy(Dst, Src, Bytes, Kind)));
+  // A synchronous copy is an operation of the legacy stream that the host
+  // performs once the work it is ordered after has finished.
+  if (Status S = P->waitForLegacy())
+    return record(S);
   std::memmove(Dst, Src, Bytes);
   return cudaSuccess;
 }
@@ -1731,7 +2017,8 @@ Status Runtime::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
   if (Status S = checkCopy(*this, Dst, Src, Bytes, Kind, Empty))
     return record(S);
   void *HipStream = nullptr;
-  if (Status S = P->resolveStream(Stream, &HipStream))
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue))
     return record(S);
   if (Empty)
     return cudaSuccess;
@@ -1749,8 +2036,7 @@ Status Runtime::memcpyAsync(void *Dst, const void *Src, size_t Bytes,
   }
   if (HipBackend *Hip = P->hip())
     return record(Hip->memcpyAsync(Dst, Src, Bytes, Kind, HipStream));
-  std::memmove(Dst, Src, Bytes);
-  return cudaSuccess;
+  return record(P->copyAsync(*this, Queue, Dst, Src, Bytes));
 }
 
 Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
@@ -1765,6 +2051,8 @@ Status Runtime::memset(void *Ptr, int Value, size_t Bytes) {
     return cudaSuccess;
   if (HipBackend *Hip = P->hip())
     return record(P->deviceResult(Hip->memset(Ptr, Value, Bytes)));
+  if (Status S = P->waitForLegacy())
+    return record(S);
   std::memset(Ptr, Value, Bytes);
   return cudaSuccess;
 }
@@ -1776,7 +2064,8 @@ Status Runtime::memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream) {
   if (Status S = checkSet(*this, Ptr, Bytes, Empty))
     return record(S);
   void *HipStream = nullptr;
-  if (Status S = P->resolveStream(Stream, &HipStream))
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue))
     return record(S);
   if (Empty)
     return cudaSuccess;
@@ -1794,20 +2083,23 @@ Status Runtime::memsetAsync(void *Ptr, int Value, size_t Bytes, void *Stream) {
   }
   if (HipBackend *Hip = P->hip())
     return record(Hip->memsetAsync(Ptr, Value, Bytes, HipStream));
-  std::memset(Ptr, Value, Bytes);
-  return cudaSuccess;
+  return record(P->enqueueFunction(
+      Queue, [=] { std::memset(Ptr, Value, Bytes); }, /*Wait=*/false));
 }
 
 //===----------------------------------------------------------------------===//
 // Streams and events
 //===----------------------------------------------------------------------===//
 
-Status Runtime::Impl::resolveStream(void *Handle, void **HipStream) {
+Status Runtime::Impl::resolveStream(void *Handle, void **HipStream,
+                                    std::shared_ptr<WorkQueue> *Queue) {
   uintptr_t V = reinterpret_cast<uintptr_t>(Handle);
   if (isDefaultStream(Handle)) {
     // HIP's null stream is its legacy default stream; hipStreamPerThread
     // has cudaStreamPerThread's value, 0x2.
     *HipStream = V == 2 ? Handle : nullptr;
+    if (Queue)
+      *Queue = defaultQueue(V);
     return cudaSuccess;
   }
   std::lock_guard<std::mutex> G(StreamLock);
@@ -1815,6 +2107,8 @@ Status Runtime::Impl::resolveStream(void *Handle, void **HipStream) {
   if (It == Streams.end())
     return cudaErrorInvalidResourceHandle;
   *HipStream = It->second->Hip;
+  if (Queue)
+    *Queue = It->second->Queue;
   return cudaSuccess;
 }
 
@@ -1838,7 +2132,7 @@ Status Runtime::streamPriorityRange(int *Least, int *Greatest) {
     return record(S);
   int L = 0, G = 0;
   // CUDA reports 0 for both where priorities make no difference, as on the
-  // CPU backend, whose work completes as it is enqueued.
+  // CPU backend, whose streams each run on a thread of their own.
   if (HipBackend *Hip = P->hip())
     if (Status S = Hip->streamPriorityRange(&L, &G))
       return record(S);
@@ -1865,9 +2159,13 @@ Status Runtime::streamCreate(void **Stream, unsigned Flags, int Priority) {
   Obj->Id = NextStreamId.fetch_add(1, std::memory_order_relaxed);
   Obj->Flags = Flags;
   Obj->Priority = Priority;
-  if (HipBackend *Hip = P->hip())
+  if (HipBackend *Hip = P->hip()) {
     if (Status S = Hip->streamCreate(&Obj->Hip, Flags, Priority))
       return record(S);
+  } else {
+    Obj->Queue = P->Queues.create((Flags & 0x1) ? QueueKind::NonBlocking
+                                                : QueueKind::Blocking);
+  }
   *Stream = P->keep(P->Streams, std::move(Obj));
   return cudaSuccess;
 }
@@ -1884,9 +2182,10 @@ Status Runtime::streamDestroy(void *Stream) {
     P->StreamAttrs.erase(Stream);
   }
   // CUDA lets the stream's pending work finish after the call returns;
-  // hipStreamDestroy does the same.
+  // hipStreamDestroy and a retired queue do the same.
   if (HipBackend *Hip = P->hip())
     return record(Hip->streamDestroy(Obj->Hip));
+  P->Queues.retire(Obj->Queue);
   return cudaSuccess;
 }
 
@@ -1894,7 +2193,8 @@ Status Runtime::streamSynchronize(void *Stream) {
   if (Status S = P->deviceStatus())
     return record(S);
   void *HipStream;
-  if (Status S = P->resolveStream(Stream, &HipStream))
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue))
     return record(S);
   if (Status S = capture::checkWaitOn(Stream))
     return record(S);
@@ -1902,14 +2202,18 @@ Status Runtime::streamSynchronize(void *Stream) {
     return record(S);
   if (HipBackend *Hip = P->hip())
     return record(P->deviceResult(Hip->streamSynchronize(HipStream)));
-  return cudaSuccess;
+  // The stream's last operation waits for whatever its predecessors wait
+  // for on other streams, so its tail is enough.
+  Queue->waitFor(Queue->enqueued());
+  return record(P->waitOutcome());
 }
 
 Status Runtime::streamQuery(void *Stream) {
   if (Status S = P->deviceStatus())
     return record(S);
   void *HipStream;
-  if (Status S = P->resolveStream(Stream, &HipStream))
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue))
     return record(S);
   if (Status S = capture::checkWaitOn(Stream))
     return record(S);
@@ -1920,7 +2224,7 @@ Status Runtime::streamQuery(void *Stream) {
     Status S = P->deviceResult(Hip->streamQuery(HipStream));
     return S == cudaErrorNotReady ? S : record(S);
   }
-  return cudaSuccess;
+  return Queue->idle() ? cudaSuccess : cudaErrorNotReady;
 }
 
 Status Runtime::streamGetFlags(void *Stream, unsigned *Flags) {
@@ -2120,7 +2424,8 @@ Status Runtime::streamWaitEvent(void *Stream, void *Event, unsigned Flags) {
   if (Status S = P->deviceStatus())
     return record(S);
   void *HipStream;
-  if (Status S = P->resolveStream(Stream, &HipStream))
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue))
     return record(S);
   EventObj *E = P->findEvent(Event);
   if (!E)
@@ -2133,18 +2438,30 @@ Status Runtime::streamWaitEvent(void *Stream, void *Event, unsigned Flags) {
   }
   if (HipBackend *Hip = P->hip())
     return record(Hip->streamWaitEvent(HipStream, E->Hip));
-  // Every event recorded on the CPU backend has completed already.
+  // The stream's later work waits for the point of the event's latest
+  // record; an event never recorded, or complete, adds nothing.
+  QueuePoint Point;
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    if (E->Mark)
+      Point = E->Mark->Point;
+  }
+  if (Point.reached())
+    return cudaSuccess;
+  auto W = std::make_unique<FunctionWork>();
+  P->enqueue(Queue, std::move(W), {std::move(Point)});
   return cudaSuccess;
 }
 
 Status Runtime::streamAddHostFunc(void *Stream, void (*Fn)(void *),
-                                  void *Data) {
+                                  void *Data, bool RunsAfterFault) {
   if (!Fn)
     return record(cudaErrorInvalidValue);
   if (Status S = P->deviceStatus())
     return record(S);
   void *HipStream;
-  if (Status S = P->resolveStream(Stream, &HipStream))
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue))
     return record(S);
   if (capture::anyActive()) {
     NodeOp Op;
@@ -2158,8 +2475,13 @@ Status Runtime::streamAddHostFunc(void *Stream, void (*Fn)(void *),
   }
   if (HipBackend *Hip = P->hip())
     return record(Hip->streamAddHostFunc(HipStream, Fn, Data));
-  // The stream's earlier work is complete: the function runs now.
-  Fn(Data);
+  auto W = std::make_unique<FunctionWork>();
+  W->Fn = [Fn, Data] { Fn(Data); };
+  W->RunsAfterFault = RunsAfterFault;
+  // CUDA runs host functions on a thread of its own, never on the thread
+  // that synchronises.
+  W->DispatcherOnly = true;
+  P->enqueue(Queue, std::move(W));
   return cudaSuccess;
 }
 
@@ -2211,7 +2533,8 @@ Status Runtime::eventRecord(void *Event, void *Stream) {
   if (!E)
     return record(cudaErrorInvalidResourceHandle);
   void *HipStream;
-  if (Status S = P->resolveStream(Stream, &HipStream))
+  std::shared_ptr<WorkQueue> Queue;
+  if (Status S = P->resolveStream(Stream, &HipStream, &Queue))
     return record(S);
   if (capture::anyActive()) {
     bool Handled;
@@ -2219,15 +2542,20 @@ Status Runtime::eventRecord(void *Event, void *Stream) {
     if (Handled)
       return record(S);
   }
-  HipBackend *Hip = P->hip();
-  if (Hip)
+  std::shared_ptr<EventMark> Mark;
+  if (HipBackend *Hip = P->hip()) {
     if (Status S = Hip->eventRecord(E->Hip, HipStream))
       return record(S);
-  auto Now = std::chrono::steady_clock::now();
+  } else {
+    Mark = std::make_shared<EventMark>();
+    auto W = std::make_unique<MarkerWork>();
+    W->Mark = Mark;
+    Mark->Point = {Queue, P->enqueue(Queue, std::move(W))};
+  }
   // Other host threads may record or time the same event meanwhile.
   std::lock_guard<std::mutex> G(P->StreamLock);
-  if (!Hip)
-    E->When = Now;
+  if (Mark)
+    E->Mark = std::move(Mark);
   E->Recorded = true;
   return cudaSuccess;
 }
@@ -2242,7 +2570,13 @@ Status Runtime::eventQuery(void *Event) {
     Status S = P->deviceResult(Hip->eventQuery(E->Hip));
     return S == cudaErrorNotReady ? S : record(S);
   }
-  return cudaSuccess;
+  std::shared_ptr<EventMark> Mark;
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    Mark = E->Mark;
+  }
+  // Complete: never recorded, or its stream has run the marker.
+  return !Mark || Mark->Point.reached() ? cudaSuccess : cudaErrorNotReady;
 }
 
 Status Runtime::eventSynchronize(void *Event) {
@@ -2255,7 +2589,15 @@ Status Runtime::eventSynchronize(void *Event) {
     return record(S);
   if (HipBackend *Hip = P->hip())
     return record(P->deviceResult(Hip->eventSynchronize(E->Hip)));
-  return cudaSuccess;
+  std::shared_ptr<EventMark> Mark;
+  {
+    std::lock_guard<std::mutex> G(P->StreamLock);
+    Mark = E->Mark;
+  }
+  if (!Mark || !Mark->Point.Queue)
+    return cudaSuccess;
+  Mark->Point.Queue->waitFor(Mark->Point.Ticket);
+  return record(P->waitOutcome());
 }
 
 Status Runtime::eventElapsedTime(float *Ms, void *Start, void *End) {
@@ -2267,13 +2609,13 @@ Status Runtime::eventElapsedTime(float *Ms, void *Start, void *End) {
   if (!A || !B)
     return record(cudaErrorInvalidResourceHandle);
   bool Recorded;
-  std::chrono::steady_clock::time_point AWhen, BWhen;
+  std::shared_ptr<EventMark> AMark, BMark;
   {
-    // eventRecord may stamp either event on another host thread meanwhile.
+    // eventRecord may record either event on another host thread meanwhile.
     std::lock_guard<std::mutex> G(P->StreamLock);
     Recorded = A->Recorded && B->Recorded;
-    AWhen = A->When;
-    BWhen = B->When;
+    AMark = A->Mark;
+    BMark = B->Mark;
   }
   // CUDA: events without timing, and events never recorded, are invalid
   // resource handles for this call.
@@ -2283,7 +2625,13 @@ Status Runtime::eventElapsedTime(float *Ms, void *Start, void *End) {
     Status S = Hip->eventElapsedTime(Ms, A->Hip, B->Hip);
     return S == cudaErrorNotReady ? S : record(S);
   }
-  *Ms = std::chrono::duration<float, std::milli>(BWhen - AWhen).count();
+  // A time exists once the stream has reached the marker; cudaErrorNotReady
+  // is an answer, not an error.
+  if (!AMark->Point.reached() || !BMark->Point.reached())
+    return cudaErrorNotReady;
+  *Ms = float(double(BMark->WhenNs.load(std::memory_order_relaxed) -
+                     AMark->WhenNs.load(std::memory_order_relaxed)) /
+              1e6);
   return cudaSuccess;
 }
 
@@ -2331,7 +2679,8 @@ Status Runtime::synchronize() {
     return record(S);
   if (HipBackend *Hip = P->hip())
     return record(P->deviceResult(Hip->synchronize()));
-  return cudaSuccess;
+  P->Queues.waitAll();
+  return record(P->waitOutcome());
 }
 
 Status Runtime::record(Status S) {
@@ -2526,12 +2875,15 @@ Status Runtime::availableDynamicShared(Kernel *K, int NumBlocks,
 Status Runtime::deviceReset() {
   if (Status S = P->noDeviceStatus())
     return record(S);
-  // Outstanding HIP work finishes (or faults) before its memory goes.
+  // Outstanding work finishes (or faults) before its memory goes.
   if (HipBackend *Hip = P->hip())
     (void)Hip->synchronize();
+  else
+    P->Queues.waitAll();
   // The fault ends here: the teardown below uses the ordinary entry points,
   // which a sticky error would refuse.
   P->Sticky.store(cudaSuccess);
+  P->AsyncError.store(cudaSuccess);
   resetMemoryTables(*this);
   resetTextureTables(*this);
   std::vector<void *> Bases;
@@ -2549,6 +2901,9 @@ Status Runtime::deviceReset() {
     Streams.swap(P->Streams);
     Events.swap(P->Events);
   }
+  for (auto &[Handle, S] : Streams)
+    if (S->Queue)
+      P->Queues.retire(S->Queue);
   if (HipBackend *Hip = P->hip()) {
     for (auto &[Handle, S] : Streams)
       (void)Hip->streamDestroy(S->Hip);

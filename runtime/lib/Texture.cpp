@@ -366,6 +366,8 @@ Status destroyObject(std::map<uint64_t, std::unique_ptr<TexObject>> Tables::*M,
                      uint64_t H) {
   if (!H)
     return cudaSuccess;
+  // Kernels still queued may read the descriptor, which goes with it.
+  CoreAccess::waitIdle(Runtime::get());
   Tables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   if (!(T.*M).erase(H))

@@ -19,6 +19,7 @@
 #include <cublasLt.h>
 
 #include "Gemm.h" // the engine's f16/bf16 conversions
+#include "cuhip/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -306,6 +307,9 @@ void runCase(cublasLtHandle_t H, const Case &C) {
                            CPtr, LC,
                            D.data(), LD, &Result.algo, nullptr, 0, nullptr),
             CUBLAS_STATUS_SUCCESS);
+  // The matmul runs in its stream's order, after the call returns.
+  ASSERT_EQ(cuhip::rt::Runtime::get().streamSynchronize(nullptr),
+            cuhip::rt::cudaSuccess);
 
   // A half-precision compute type rounds the sums too.
   double U = unitRoundoff(C.Compute == CUBLAS_COMPUTE_16F ? CUDA_R_16F : C.Type) *
@@ -717,6 +721,9 @@ TEST_F(CublasLt, RefusalsAndLogger) {
                            &Zero, Buf.data(), C, Buf.data(), C, nullptr,
                            nullptr, 0, nullptr),
             CUBLAS_STATUS_SUCCESS);
+  // Buf must outlive the queued matmul.
+  EXPECT_EQ(cuhip::rt::Runtime::get().streamSynchronize(nullptr),
+            cuhip::rt::cudaSuccess);
   bool Traced = false;
   for (const std::string &L : Logged)
     Traced |= L.rfind("5 cublasLtMatmul:", 0) == 0;

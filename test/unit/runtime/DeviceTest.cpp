@@ -238,8 +238,10 @@ TEST(DeviceReset, FreesMemoryAndStreamsAndClearsAStickyFault) {
   void *Ptr = nullptr, *Stream = nullptr;
   ASSERT_EQ(R.malloc(&Ptr, 1024), cudaSuccess);
   ASSERT_EQ(R.streamCreate(&Stream, 0, 0), cudaSuccess);
+  // The launch is queued; the fault surfaces when the host waits for it.
   ASSERT_EQ(R.launch(Wild, {1, 1, 1}, {1, 1, 1}, nullptr, 0, nullptr),
-            cudaErrorIllegalAddress);
+            cudaSuccess);
+  EXPECT_EQ(R.synchronize(), cudaErrorIllegalAddress);
   // Sticky: every later call reports it, and reading it does not clear it.
   EXPECT_EQ(R.getLastError(), cudaErrorIllegalAddress);
   EXPECT_EQ(R.getLastError(), cudaErrorIllegalAddress);

@@ -80,8 +80,10 @@ TEST(StickyError, EveryFamilyReturnsItUntilReset) {
   ASSERT_EQ(graphInstantiate(&Exec, G, 0), cudaSuccess);
   std::vector<char> Host(4096);
 
+  // The fault surfaces when the host waits for the queued launch.
   ASSERT_EQ(R.launch(Wild, {1, 1, 1}, {1, 1, 1}, nullptr, 0, nullptr),
-            cudaErrorIllegalAddress);
+            cudaSuccess);
+  ASSERT_EQ(R.streamSynchronize(nullptr), cudaErrorIllegalAddress);
 
   void *Out = nullptr;
   int IntOut = 0;

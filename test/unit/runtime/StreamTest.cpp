@@ -1,11 +1,11 @@
 //===- StreamTest.cpp - Streams and events on the CPU backend -------------===//
 //
-// The stream-ordered operations of the runtime core on the CPU backend,
-// where each operation is complete when its call returns: kernels, copies
-// and host functions on created and default streams happen in call order,
-// events time what lies between them, and invalid handles, flags and
-// destroyed objects give CUDA's error codes. Cooperative grids run with all
-// blocks resident, up to the limit the device reports.
+// The stream-ordered operations of the runtime core on the CPU backend:
+// kernels, copies and host functions on created and default streams happen
+// in call order, events time what lies between them, and invalid handles,
+// flags and destroyed objects give CUDA's error codes. Cooperative grids
+// run with all blocks resident, up to the limit the device reports.
+// (StreamQueueTest.cpp checks that the work is asynchronous.)
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
@@ -89,13 +89,14 @@ TEST_F(StreamTest, OperationsOnAStreamHappenInOrder) {
                 },
                 &C),
             cudaSuccess);
-  EXPECT_EQ(C.First, 42u);
   ASSERT_EQ(R.memcpyAsync(Back.data(), Dev, 128, CopyKind::DeviceToHost, S),
             cudaSuccess);
   EXPECT_EQ(R.streamSynchronize(S), cudaSuccess);
   EXPECT_EQ(R.streamQuery(S), cudaSuccess);
+  EXPECT_EQ(C.First, 42u);
   EXPECT_EQ(Back, std::vector<uint32_t>(32, 42));
   EXPECT_EQ(R.memsetAsync(Dev, 0, 128, S), cudaSuccess);
+  // A copy to pageable memory has completed when it returns.
   EXPECT_EQ(R.memcpyAsync(Back.data(), Dev, 128, CopyKind::DeviceToHost, S),
             cudaSuccess);
   EXPECT_EQ(Back, std::vector<uint32_t>(32, 0));
@@ -124,8 +125,9 @@ TEST_F(StreamTest, FlagsAndPrioritiesAreKept) {
   Runtime &R = Runtime::get();
   int Least = 5, Greatest = 5;
   ASSERT_EQ(R.streamPriorityRange(&Least, &Greatest), cudaSuccess);
-  // Work completes as it is enqueued, so priorities make no difference:
-  // CUDA reports [0, 0] then, and clamps requested priorities into it.
+  // Each stream runs on a thread of its own, so priorities make no
+  // difference: CUDA reports [0, 0] then, and clamps requested priorities
+  // into it.
   EXPECT_EQ(Least, 0);
   EXPECT_EQ(Greatest, 0);
   void *S = nullptr;

@@ -414,10 +414,12 @@ public:
   // (0x1) name the legacy default stream, cudaStreamPerThread (0x2) the
   // calling thread's default stream, anything else must be a stream
   // streamCreate returned and streamDestroy did not destroy yet
-  // (cudaErrorInvalidResourceHandle otherwise). Events likewise. On the CPU
-  // backend every operation is complete when the call that enqueues it
-  // returns, which CUDA's stream semantics allow; the HIP backend uses HIP's
-  // streams and events, so there work is asynchronous.
+  // (cudaErrorInvalidResourceHandle otherwise). Events likewise. Work is
+  // asynchronous, as in CUDA: on the CPU backend each stream's operations
+  // run in order on a thread of the stream's (StreamQueue.h), with the
+  // legacy stream's implicit synchronisation; the HIP backend uses HIP's
+  // streams and events. A fault of queued work surfaces at the next call
+  // that waits for it, and stays (sticky).
   Status streamCreate(void **Stream, unsigned Flags, int Priority);
   Status streamDestroy(void *Stream);
   Status streamSynchronize(void *Stream);
@@ -441,8 +443,12 @@ public:
   /// cudaStreamCopyAttributes: Dst takes every attribute Src has.
   Status streamCopyAttributes(void *Dst, void *Src);
   Status streamWaitEvent(void *Stream, void *Event, unsigned Flags);
-  /// Runs Fn(Data) after the stream's earlier work (cudaLaunchHostFunc).
-  Status streamAddHostFunc(void *Stream, void (*Fn)(void *), void *Data);
+  /// Runs Fn(Data) after the stream's earlier work (cudaLaunchHostFunc),
+  /// on a thread of the runtime's. After a kernel fault host functions no
+  /// longer run, as in CUDA, unless RunsAfterFault (stream callbacks, which
+  /// receive the error).
+  Status streamAddHostFunc(void *Stream, void (*Fn)(void *), void *Data,
+                           bool RunsAfterFault = false);
   Status streamPriorityRange(int *Least, int *Greatest);
   /// Is S a stream handle (a default stream or a live created stream)?
   bool isStreamHandle(void *S);

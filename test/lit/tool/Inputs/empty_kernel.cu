@@ -1,5 +1,6 @@
 __global__ void k() {}
 int main() {
   k<<<1, 1>>>();
-  return 0;
+  // The launch is asynchronous: work still queued at exit may never run.
+  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

@@ -229,6 +229,11 @@ enum : unsigned long long {
   CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8,
 };
 
+// Kernel node attributes take the launch attributes' numbers and values.
+typedef CUlaunchAttributeID CUkernelNodeAttrID;
+typedef CUlaunchAttributeValue CUkernelNodeAttrValue_v1;
+typedef CUkernelNodeAttrValue_v1 CUkernelNodeAttrValue;
+
 typedef enum CUgraphExecUpdateResult_enum {
   CU_GRAPH_EXEC_UPDATE_SUCCESS = 0x0,
   CU_GRAPH_EXEC_UPDATE_ERROR = 0x1,

@@ -1055,6 +1055,31 @@ CUHIP_EXPORT CUresult cuGraphMemFreeNodeGetParams(CUgraphNode Node,
   return CUDA_SUCCESS;
 }
 
+// CUkernelNodeAttrValue is 64 bytes, as the core's attributes.
+static_assert(sizeof(CUkernelNodeAttrValue) == rt::NodeOp::AttrBytes);
+
+CUHIP_EXPORT CUresult cuGraphKernelNodeSetAttribute(
+    CUgraphNode Node, CUkernelNodeAttrID Attr,
+    const CUkernelNodeAttrValue *Value) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(rt::graphKernelNodeSetAttribute(nodeOf(Node), Attr, Value));
+}
+
+CUHIP_EXPORT CUresult cuGraphKernelNodeGetAttribute(
+    CUgraphNode Node, CUkernelNodeAttrID Attr, CUkernelNodeAttrValue *Value) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(rt::graphKernelNodeGetAttribute(nodeOf(Node), Attr, Value));
+}
+
+CUHIP_EXPORT CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode Dst,
+                                                      CUgraphNode Src) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(rt::graphKernelNodeCopyAttributes(nodeOf(Dst), nodeOf(Src)));
+}
+
 CUHIP_EXPORT CUresult cuGraphNodeSetParams(CUgraphNode Node,
                                            CUgraphNodeParams *Params) {
   rt::NodeOp Op;

@@ -709,6 +709,26 @@ cudaGraphNodeSetParams(cudaGraphNode_t Node,
   return setNode(Node, E, Op);
 }
 
+// cudaLaunchAttributeValue is 64 bytes, as the core's attributes.
+static_assert(sizeof(cudaLaunchAttributeValue) == rt::NodeOp::AttrBytes);
+
+CUHIP_EXPORT cudaError_t
+cudaGraphKernelNodeSetAttribute(cudaGraphNode_t Node, cudaLaunchAttributeID Attr,
+                                const cudaLaunchAttributeValue *Value) {
+  return rt::graphKernelNodeSetAttribute(nodeOf(Node), Attr, Value);
+}
+
+CUHIP_EXPORT cudaError_t
+cudaGraphKernelNodeGetAttribute(cudaGraphNode_t Node, cudaLaunchAttributeID Attr,
+                                cudaLaunchAttributeValue *Value) {
+  return rt::graphKernelNodeGetAttribute(nodeOf(Node), Attr, Value);
+}
+
+CUHIP_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t Dst,
+                                                           cudaGraphNode_t Src) {
+  return rt::graphKernelNodeCopyAttributes(nodeOf(Dst), nodeOf(Src));
+}
+
 //===----------------------------------------------------------------------===//
 // Parameters of instances
 //===----------------------------------------------------------------------===//

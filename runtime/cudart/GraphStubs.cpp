@@ -3,7 +3,7 @@
 // The rest of the CUDA 13 graph family: external semaphore nodes (cuhip has
 // no external semaphores), conditional nodes (their condition is set by
 // device code, cudaGraphSetConditional, which the graphs here cannot
-// evaluate) and kernel node attributes. Exported with the signatures of
+// evaluate). Exported with the signatures of
 // cuda_runtime_api.h so programs that import them load and run; each
 // returns cudaErrorNotSupported and logs its name and why, once.
 //
@@ -22,15 +22,11 @@ constexpr const char *NoExternalSemaphores =
 constexpr const char *NoConditionals =
     "conditional nodes take their condition from device code "
     "(cudaGraphSetConditional), which cuhip's graphs do not evaluate";
-constexpr const char *NoNodeAttributes = "kernel node attributes are not kept";
 
 /// Why the stub Name is one.
 const char *whyNot(std::string_view Name) {
-  if (Name.find("ExternalSemaphores") != Name.npos)
-    return NoExternalSemaphores;
-  if (Name.find("Conditional") != Name.npos)
-    return NoConditionals;
-  return NoNodeAttributes;
+  return Name.find("ExternalSemaphores") != Name.npos ? NoExternalSemaphores
+                                                      : NoConditionals;
 }
 
 cudaError_t notSupported(const char *Name, std::once_flag &Once) {
@@ -80,11 +76,3 @@ CUHIP_GRAPH_STUB(cudaGraphExternalSemaphoresWaitNodeGetParams,
 CUHIP_GRAPH_STUB(cudaGraphExternalSemaphoresWaitNodeSetParams,
                  (cudaGraphNode_t hNode,
                   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
-CUHIP_GRAPH_STUB(cudaGraphKernelNodeCopyAttributes,
-                 (cudaGraphNode_t hDst, cudaGraphNode_t hSrc))
-CUHIP_GRAPH_STUB(cudaGraphKernelNodeGetAttribute,
-                 (cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
-                  cudaLaunchAttributeValue *value_out))
-CUHIP_GRAPH_STUB(cudaGraphKernelNodeSetAttribute,
-                 (cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
-                  const cudaLaunchAttributeValue *value))

@@ -42,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -599,7 +600,7 @@ Status runOp(Runtime &R, const NodeOp &Op, void *Stream) {
       Args[I] =
           const_cast<uint8_t *>(Op.ParamBuffer.data()) + Op.ParamOffsets[I];
     return R.launch(Op.Fn, Op.Grid, Op.Block, Args.data(), Op.SharedMem,
-                    Stream);
+                    Stream, Op.cooperative());
   }
   case NodeOp::Memcpy: {
     if (Op.Width == 0)
@@ -725,6 +726,7 @@ enum UpdateResult {
   UpdateNodeTypeChanged = 3,
   UpdateParametersChanged = 5,
   UpdateNotSupported = 6,
+  UpdateAttributesChanged = 8,
 };
 
 struct UpdateFailure {
@@ -747,6 +749,11 @@ bool checkNodeUpdate(Runtime &R, const ExecNode &X, const NodeOp &New,
   if (Old.K != New.K)
     return fail(UpdateNodeTypeChanged);
   switch (New.K) {
+  case NodeOp::KernelLaunch:
+    // A cooperative node stays one, and the other way round.
+    if (Old.cooperative() != New.cooperative())
+      return fail(UpdateAttributesChanged);
+    return true;
   case NodeOp::Memcpy:
     if (memoryKind(R, Old, true) != memoryKind(R, New, true) ||
         memoryKind(R, Old, false) != memoryKind(R, New, false))
@@ -832,6 +839,13 @@ void applyNodeUpdate(ExecNode &X, const NodeOp &New) {
   if (New.K == NodeOp::MemAlloc || New.K == NodeOp::MemFree)
     return; // nothing that may change
   X.Op = New;
+}
+
+/// cudaGraphExec*NodeSetParams: new parameters, the same attributes.
+void applyNodeParams(ExecNode &X, NodeOp New) {
+  if (New.K == NodeOp::KernelLaunch)
+    New.Attributes = X.Op.Attributes;
+  applyNodeUpdate(X, New);
 }
 
 } // namespace
@@ -1116,6 +1130,133 @@ void **graphKernelNodeArgs(GraphNode *N) {
   return N->ArgPointers.data();
 }
 
+bool NodeOp::cooperative() const {
+  auto It = Attributes.find(2); // cudaLaunchAttributeCooperative
+  if (It == Attributes.end())
+    return false;
+  int V;
+  std::memcpy(&V, It->second.data(), sizeof(V));
+  return V != 0;
+}
+
+namespace {
+// cudaLaunchAttributeID values that graph kernel nodes take.
+enum : int {
+  AttrAccessPolicyWindow = 1,
+  AttrCooperative = 2,
+  AttrClusterDimension = 4,
+  AttrClusterSchedulingPolicyPreference = 5,
+  AttrPriority = 8,
+  AttrMemSyncDomainMap = 9,
+  AttrMemSyncDomain = 10,
+  AttrPreferredClusterDimension = 11,
+  AttrDeviceUpdatableKernelNode = 13,
+  AttrNvlinkUtilCentricScheduling = 16,
+};
+
+/// cudaAccessPolicyWindow's layout.
+struct AccessPolicyWindow {
+  void *BasePtr;
+  size_t NumBytes;
+  float HitRatio;
+  int HitProp, MissProp;
+};
+
+void logNotSupportedAttribute(const char *What) {
+  static std::mutex Lock;
+  static std::unordered_set<std::string> Logged;
+  std::lock_guard<std::mutex> L(Lock);
+  if (Logged.insert(What).second)
+    CUHIP_ERROR("kernel node attribute: %s are not supported", What);
+}
+
+/// Checks an attribute's value as CUDA does before a node keeps it.
+Status checkAttribute(Runtime &R, int Attr, const uint8_t *V) {
+  switch (Attr) {
+  case AttrAccessPolicyWindow: {
+    AccessPolicyWindow W;
+    std::memcpy(&W, V, sizeof(W));
+    if (W.NumBytes > size_t(R.deviceInfo(0).MaxAccessPolicyWindowSize) ||
+        !(W.HitRatio >= 0.0f && W.HitRatio <= 1.0f) || W.HitProp < 0 ||
+        W.HitProp > 2 || W.MissProp < 0 || W.MissProp > 1)
+      return cudaErrorInvalidValue;
+    return cudaSuccess;
+  }
+  case AttrClusterDimension:
+  case AttrPreferredClusterDimension: {
+    unsigned Dim[3];
+    std::memcpy(Dim, V, sizeof(Dim));
+    // A cluster of one block (or none) is every launch here.
+    if (Dim[0] > 1 || Dim[1] > 1 || Dim[2] > 1) {
+      logNotSupportedAttribute("thread block clusters of more than one block");
+      return cudaErrorNotSupported;
+    }
+    return cudaSuccess;
+  }
+  case AttrDeviceUpdatableKernelNode:
+    logNotSupportedAttribute("device-updatable kernel nodes");
+    return cudaErrorNotSupported;
+  case AttrMemSyncDomain: {
+    int D;
+    std::memcpy(&D, V, sizeof(D));
+    return D == 0 || D == 1 ? cudaSuccess : cudaErrorInvalidValue;
+  }
+  case AttrCooperative:
+  case AttrClusterSchedulingPolicyPreference:
+  case AttrPriority:
+  case AttrMemSyncDomainMap:
+  case AttrNvlinkUtilCentricScheduling:
+    // Hints that change no result, and cooperative launches, which the
+    // launch checks.
+    return cudaSuccess;
+  default:
+    return cudaErrorInvalidValue;
+  }
+}
+} // namespace
+
+Status graphKernelNodeSetAttribute(GraphNode *N, int Attr, const void *Value) {
+  Runtime &R = Runtime::get();
+  if (!isLiveNode(N) || N->Op.K != NodeOp::KernelLaunch || !Value)
+    return R.record(cudaErrorInvalidValue);
+  std::array<uint8_t, NodeOp::AttrBytes> Bytes;
+  std::memcpy(Bytes.data(), Value, Bytes.size());
+  if (Status S = checkAttribute(R, Attr, Bytes.data()))
+    return R.record(S);
+  N->Op.Attributes[Attr] = Bytes;
+  return cudaSuccess;
+}
+
+Status graphKernelNodeGetAttribute(GraphNode *N, int Attr, void *Value) {
+  Runtime &R = Runtime::get();
+  if (!isLiveNode(N) || N->Op.K != NodeOp::KernelLaunch || !Value)
+    return R.record(cudaErrorInvalidValue);
+  std::array<uint8_t, NodeOp::AttrBytes> Zero{};
+  // Validity as for Set, on a neutral value.
+  Status S = checkAttribute(R, Attr, Zero.data());
+  if (S == cudaErrorInvalidValue)
+    return R.record(S);
+  auto It = N->Op.Attributes.find(Attr);
+  if (It != N->Op.Attributes.end()) {
+    std::memcpy(Value, It->second.data(), NodeOp::AttrBytes);
+    return cudaSuccess;
+  }
+  // CUDA's defaults: nothing set, and remote work in memory domain 1.
+  std::memset(Value, 0, NodeOp::AttrBytes);
+  if (Attr == AttrMemSyncDomainMap)
+    static_cast<uint8_t *>(Value)[1] = 1;
+  return cudaSuccess;
+}
+
+Status graphKernelNodeCopyAttributes(GraphNode *Dst, GraphNode *Src) {
+  Runtime &R = Runtime::get();
+  if (!isLiveNode(Dst) || !isLiveNode(Src) ||
+      Dst->Op.K != NodeOp::KernelLaunch || Src->Op.K != NodeOp::KernelLaunch)
+    return R.record(cudaErrorInvalidValue);
+  Dst->Op.Attributes = Src->Op.Attributes;
+  return cudaSuccess;
+}
+
 Status graphNodeSetOp(GraphNode *N, NodeOp Op) {
   Runtime &R = Runtime::get();
   if (!isLiveNode(N) || N->Op.K != Op.K)
@@ -1134,6 +1275,8 @@ Status graphNodeSetOp(GraphNode *N, NodeOp Op) {
     Op.Child = C;
     Op.MoveChild = false;
   }
+  if (Op.K == NodeOp::KernelLaunch)
+    Op.Attributes = N->Op.Attributes;
   N->Op = std::move(Op);
   return cudaSuccess;
 }
@@ -1508,7 +1651,7 @@ Status graphExecSetNodeOp(GraphExec *E, GraphNode *N, NodeOp Op) {
   UpdateFailure F;
   if (!checkNodeUpdate(R, *X, Op, N, F))
     return R.record(cudaErrorInvalidValue);
-  applyNodeUpdate(*X, Op);
+  applyNodeParams(*X, std::move(Op));
   return cudaSuccess;
 }
 

@@ -247,6 +247,15 @@ static int memoryNodes() {
   k.blockDim = dim3(64);
   k.kernelParams = args;
   CHECK(cudaGraphAddKernelNode(&scaleNode, graph, &setNode, 1, &k));
+  // A cooperative kernel node (its two blocks resident together).
+  cudaLaunchAttributeValue coop = {}, gotCoop = {};
+  coop.cooperative = 1;
+  CHECK(cudaGraphKernelNodeSetAttribute(scaleNode,
+                                        cudaLaunchAttributeCooperative, &coop));
+  CHECK(cudaGraphKernelNodeGetAttribute(scaleNode,
+                                        cudaLaunchAttributeCooperative,
+                                        &gotCoop));
+  EXPECT(gotCoop.cooperative == 1);
   std::vector<int> out(N);
   CHECK(cudaGraphAddMemcpyNode1D(&downNode, graph, &scaleNode, 1, out.data(),
                                  p, N * sizeof(int), cudaMemcpyDeviceToHost));

@@ -157,6 +157,18 @@ TEST_F(DriverGraph, EveryNodeKindLaunchedAndUpdated) {
   CUgraphNodeType Type;
   CHECK_CU(cuGraphNodeGetType(ChildNode, &Type));
   EXPECT_EQ(Type, CU_GRAPH_NODE_TYPE_GRAPH);
+  // Kernel node attributes: a priority kept and read back.
+  CUkernelNodeAttrValue Prio = {}, GotPrio = {};
+  Prio.priority = -1;
+  CHECK_CU(cuGraphKernelNodeSetAttribute(C2, CU_LAUNCH_ATTRIBUTE_PRIORITY,
+                                         &Prio));
+  CHECK_CU(cuGraphKernelNodeGetAttribute(C2, CU_LAUNCH_ATTRIBUTE_PRIORITY,
+                                         &GotPrio));
+  EXPECT_EQ(GotPrio.priority, -1);
+  EXPECT_EQ(cuGraphKernelNodeSetAttribute(
+                C2, CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY, &Prio),
+            CUDA_ERROR_INVALID_VALUE)
+      << "a stream attribute";
   CUgraph Embedded;
   CHECK_CU(cuGraphChildGraphNodeGetGraph(ChildNode, &Embedded));
   size_t Num = 0;

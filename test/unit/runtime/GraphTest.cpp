@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -1237,6 +1238,64 @@ TEST_F(GraphFixture, CaptureIntoAGraphAndEditItsDependencies) {
   graphDestroy(Other);
   graphDestroy(G);
   R.streamDestroy(S);
+  R.getLastError();
+}
+
+TEST_F(GraphFixture, KernelNodeAttributes) {
+  std::vector<uint32_t> Zero(N, 0);
+  ASSERT_EQ(R.memcpy(Dev, Zero.data(), N * 4, CopyKind::HostToDevice),
+            cudaSuccess);
+  Graph *G = nullptr;
+  ASSERT_EQ(graphCreate(&G, 0), cudaSuccess);
+  GraphNode *K = add(G, addOp(Dev, N, 3));
+  GraphNode *Empty = add(G, NodeOp());
+  uint8_t Value[64] = {}, Got[64];
+  // Unset: CUDA's defaults (memory sync domain map {0, 1}).
+  ASSERT_EQ(graphKernelNodeGetAttribute(K, 9, Got), cudaSuccess);
+  EXPECT_EQ(Got[0], 0);
+  EXPECT_EQ(Got[1], 1);
+  int One = 1;
+  std::memcpy(Value, &One, sizeof(One));
+  ASSERT_EQ(graphKernelNodeSetAttribute(K, 2, Value), cudaSuccess);
+  ASSERT_EQ(graphKernelNodeGetAttribute(K, 2, Got), cudaSuccess);
+  EXPECT_EQ(std::memcmp(Got, Value, 64), 0);
+  EXPECT_TRUE(graphNodeOp(K)->cooperative());
+  // Attributes for streams only, clusters, other nodes.
+  EXPECT_EQ(graphKernelNodeSetAttribute(K, 3, Value), cudaErrorInvalidValue);
+  unsigned Cluster[3] = {2, 1, 1};
+  std::memcpy(Value, Cluster, sizeof(Cluster));
+  EXPECT_EQ(graphKernelNodeSetAttribute(K, 4, Value), cudaErrorNotSupported);
+  EXPECT_EQ(graphKernelNodeSetAttribute(Empty, 8, Value),
+            cudaErrorInvalidValue);
+  // New parameters keep the attributes; a copy takes them all.
+  ASSERT_EQ(graphNodeSetOp(K, addOp(Dev, N, 4)), cudaSuccess);
+  EXPECT_TRUE(graphNodeOp(K)->cooperative());
+  GraphNode *K2 = add(G, addOp(Dev, N, 1), {K});
+  EXPECT_FALSE(graphNodeOp(K2)->cooperative());
+  ASSERT_EQ(graphKernelNodeCopyAttributes(K2, K), cudaSuccess);
+  EXPECT_TRUE(graphNodeOp(K2)->cooperative());
+  // A cooperative node runs as one.
+  GraphExec *E = nullptr;
+  ASSERT_EQ(graphInstantiate(&E, G, 0), cudaSuccess);
+  ASSERT_EQ(graphLaunch(E, nullptr), cudaSuccess);
+  ASSERT_EQ(R.memcpy(Host.data(), Dev, N * 4, CopyKind::DeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(Host[N - 1], 5u);
+  // An update may not make a cooperative node an ordinary one.
+  Graph *Plain = nullptr;
+  ASSERT_EQ(graphCreate(&Plain, 0), cudaSuccess);
+  GraphNode *P1 = add(Plain, addOp(Dev, N, 4));
+  add(Plain, NodeOp());
+  add(Plain, addOp(Dev, N, 1), {P1});
+  int Result = -1;
+  GraphNode *ErrNode = nullptr;
+  EXPECT_EQ(graphExecUpdate(E, Plain, &Result, &ErrNode),
+            cudaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(Result, 8); // cudaGraphExecUpdateErrorAttributesChanged
+  EXPECT_EQ(ErrNode, P1);
+  graphExecDestroy(E);
+  graphDestroy(Plain);
+  graphDestroy(G);
   R.getLastError();
 }
 

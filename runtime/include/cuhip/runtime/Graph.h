@@ -18,8 +18,10 @@
 
 #include "cuhip/runtime/Runtime.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace cuhip::rt {
@@ -96,6 +98,13 @@ struct NodeOp {
   // says; graphAddNode sets Dst to its fixed address. MemFree: Dst.
   MemPoolProps Pool;
   std::vector<VirtualAccess> Access;
+  // KernelLaunch: the node's launch attributes (cudaLaunchAttributeID ->
+  // its 64-byte cudaLaunchAttributeValue), set by
+  // graphKernelNodeSetAttribute; kept when the parameters change.
+  static constexpr size_t AttrBytes = 64;
+  std::map<int, std::array<uint8_t, AttrBytes>> Attributes;
+  /// Does the Cooperative attribute ask for all blocks resident at once?
+  bool cooperative() const;
 };
 
 /// Copies the arguments of a launch of K (Args[i] points at argument i, as
@@ -142,6 +151,14 @@ const NodeOp *graphNodeOp(GraphNode *N);
 /// A kernel node's argument pointers, into its own parameter buffer (what
 /// the getters report as kernelParams); null for any other node.
 void **graphKernelNodeArgs(GraphNode *N);
+/// Kernel node attributes, as cudaGraphKernelNodeSetAttribute and
+/// GetAttribute take them: Attr a cudaLaunchAttributeID valid for graph
+/// nodes, Value a 64-byte cudaLaunchAttributeValue. Clusters larger than
+/// one block and device-updatable nodes are cudaErrorNotSupported; an
+/// attribute never set reads as CUDA's default.
+Status graphKernelNodeSetAttribute(GraphNode *N, int Attr, const void *Value);
+Status graphKernelNodeGetAttribute(GraphNode *N, int Attr, void *Value);
+Status graphKernelNodeCopyAttributes(GraphNode *Dst, GraphNode *Src);
 /// New parameters for N, of N's kind, checked as graphAddNode checks them.
 /// A child graph node takes a clone of Op.Child; allocation and free nodes
 /// cannot change (cudaErrorNotSupported).

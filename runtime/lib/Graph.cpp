@@ -224,6 +224,8 @@ void dropAllocation(void *Ptr) {
     ReservedBytes -= It->second.Bytes;
     Allocations.erase(It);
   }
+  // Queued work of the last launches may still use the memory.
+  CoreAccess::waitIdle(Runtime::get());
   CoreAccess::release(Runtime::get(), Ptr);
 }
 
@@ -252,8 +254,10 @@ void markFreed(void *Ptr) {
       Release = true;
     }
   }
-  if (Release)
+  if (Release) {
+    CoreAccess::waitIdle(Runtime::get());
     CoreAccess::release(Runtime::get(), Ptr);
+  }
 }
 
 /// A free node for Ptr in G: Ptr must be an allocation node's address that

@@ -418,6 +418,9 @@ struct Runtime::Impl {
   Status waitOutcome() {
     if (int S = Sticky.load(std::memory_order_acquire))
       return static_cast<Status>(S);
+    // Read first: an exchange would write the shared line on every wait.
+    if (!AsyncError.load(std::memory_order_relaxed))
+      return cudaSuccess;
     return static_cast<Status>(AsyncError.exchange(cudaSuccess));
   }
   /// Waits for what a synchronous operation of the legacy stream waits for
@@ -1272,7 +1275,6 @@ struct MarkerWork final : QueuedWork {
 
 /// A copy whose pageable source was copied aside when it was enqueued.
 struct StagedCopyWork final : QueuedWork {
-  StagedCopyWork() { DestroyWhereEnqueued = false; } // the copy goes at once
   void *Dst = nullptr;
   std::unique_ptr<uint8_t[]> Staged;
   size_t Bytes = 0;

@@ -104,21 +104,10 @@ void WorkQueue::runFront(std::unique_lock<std::mutex> &L) {
   }
   CurrentDispatcher = Outer;
   uint64_t Ticket = W->Ticket;
-  bool Keep = W->DestroyWhereEnqueued;
-  if (!Keep)
-    W.reset();
+  W.reset();
   L.lock();
   Running = false;
   finish(Ticket);
-  if (Keep) {
-    if (Spent.size() < MaxSpent) {
-      Spent.push_back(std::move(W));
-    } else {
-      L.unlock();
-      W.reset();
-      L.lock();
-    }
-  }
   // A host thread ran it: the dispatcher may be asleep with work behind it.
   if (Sleeping && frontStartable())
     Wake.notify_one();
@@ -171,12 +160,8 @@ uint64_t WorkQueue::push(std::unique_ptr<QueuedWork> W,
                          std::shared_ptr<WorkQueue> Self) {
   bool Start = false, Notify = false;
   uint64_t T;
-  // Destroyed here, after the lock is released.
-  std::unique_ptr<QueuedWork> Old[MaxSpent];
   {
     std::lock_guard<std::mutex> L(M);
-    std::move(Spent.begin(), Spent.end(), Old);
-    Spent.clear();
     T = Enqueued.load(std::memory_order_relaxed) + 1;
     W->Ticket = T;
     Pending.push_back(std::move(W));

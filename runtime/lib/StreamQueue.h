@@ -58,11 +58,6 @@ public:
   /// Runs only on the dispatcher (host functions: CUDA runs them on a thread
   /// of its own, never on the one that synchronises).
   bool DispatcherOnly = false;
-  /// Destroyed by the next thread that enqueues to the queue, not by the one
-  /// that ran it: memory freed where it was allocated is reused there at
-  /// once, while memory a producer allocates and a consumer frees costs the
-  /// C heap's slow path on both. Not for work that holds much memory.
-  bool DestroyWhereEnqueued = true;
 
 private:
   friend class WorkQueue;
@@ -76,9 +71,7 @@ enum class QueueKind { Legacy, Blocking, NonBlocking };
 
 class WorkQueue {
 public:
-  WorkQueue(QueueKind Kind, class QueueSet &Owner) : Kind(Kind), Owner(Owner) {
-    Spent.reserve(MaxSpent);
-  }
+  WorkQueue(QueueKind Kind, class QueueSet &Owner) : Kind(Kind), Owner(Owner) {}
   ~WorkQueue();
   QueueKind kind() const { return Kind; }
   uint64_t enqueued() const { return Enqueued.load(std::memory_order_acquire); }
@@ -116,9 +109,6 @@ private:
   std::condition_variable Done;  // waiters: an operation completed
   std::condition_variable Space; // producers: the queue drained below bound
   std::deque<std::unique_ptr<QueuedWork>> Pending; // guarded by M
-  // Work run and waiting to be destroyed by an enqueuing thread.
-  static constexpr size_t MaxSpent = 64;
-  std::vector<std::unique_ptr<QueuedWork>> Spent; // guarded by M
   std::atomic<uint64_t> Enqueued{0}, Completed{0};
   // Operations taken from Pending: one is running while Started > Completed.
   std::atomic<uint64_t> Started{0};

@@ -358,7 +358,6 @@ static void driverApi() {
   }
   EXPECT(seen.hostFnRuns == 0);
   *reinterpret_cast<volatile int *>(flag) = 1;
-  CU_CHECK(cuStreamSynchronize(stream));
   CU_CHECK(cuCtxSynchronize());
   CU_CHECK(cuStreamQuery(stream));
   int back = 0;

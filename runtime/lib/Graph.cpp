@@ -2065,36 +2065,50 @@ Status streamGetCaptureInfo(void *Stream, CaptureStatus *Out, uint64_t *Id,
 
 namespace capture {
 
+namespace {
+/// The capture Stream takes part in: null when it is not capturing.
+/// CaptureLock is held.
+StreamCapture *capturingLocked(void *Stream) {
+  auto It = CapturingStreams.find(keyOf(Stream));
+  return It == CapturingStreams.end() ? nullptr : &It->second;
+}
+
+/// What a stream operation meets, CaptureLock held: the capture that takes
+/// it as a node; or null with S the answer, which is an error (and
+/// Captured set) on the legacy stream while a capture forbids it, or in an
+/// invalidated capture, and success on a stream that is not capturing.
+StreamCapture *captureForLocked(void *Stream, bool &Captured, Status &S) {
+  S = cudaSuccess;
+  if (isLegacy(Stream)) {
+    S = checkLegacyLocked();
+    Captured = S != cudaSuccess;
+    return nullptr;
+  }
+  StreamCapture *SC = capturingLocked(Stream);
+  if (!SC)
+    return nullptr;
+  Captured = true;
+  if (SC->Seq->Invalidated) {
+    S = cudaErrorStreamCaptureInvalidated;
+    return nullptr;
+  }
+  return SC;
+}
+} // namespace
+
 Status enqueue(void *Stream, NodeOp &&Op, bool &Captured) {
   Captured = false;
   if (!anyActive())
     return cudaSuccess;
   std::lock_guard<std::mutex> L(CaptureLock);
-  if (isLegacy(Stream)) {
-    Status S = checkLegacyLocked();
-    Captured = S != cudaSuccess;
+  Status S;
+  StreamCapture *SC = captureForLocked(Stream, Captured, S);
+  if (!SC)
     return S;
-  }
-  auto It = CapturingStreams.find(keyOf(Stream));
-  if (It == CapturingStreams.end())
-    return cudaSuccess;
-  Captured = true;
-  StreamCapture &SC = It->second;
-  if (SC.Seq->Invalidated)
-    return cudaErrorStreamCaptureInvalidated;
-  GraphNode *N = addNode(SC.Seq->G, SC.Deps, std::move(Op));
-  SC.Deps.assign(1, N);
+  GraphNode *N = addNode(SC->Seq->G, SC->Deps, std::move(Op));
+  SC->Deps.assign(1, N);
   return cudaSuccess;
 }
-
-namespace {
-/// The capture Stream takes part in, for allocate and free below: null
-/// when it is not capturing. CaptureLock is held.
-StreamCapture *capturingLocked(void *Stream) {
-  auto It = CapturingStreams.find(keyOf(Stream));
-  return It == CapturingStreams.end() ? nullptr : &It->second;
-}
-} // namespace
 
 Status allocate(void *Stream, size_t Bytes, const MemPoolProps &Props,
                 void **Ptr, bool &Captured) {
@@ -2109,18 +2123,11 @@ Status allocate(void *Stream, size_t Bytes, const MemPoolProps &Props,
   Graph *G;
   {
     std::lock_guard<std::mutex> L(CaptureLock);
-    if (isLegacy(Stream)) {
-      Status S = checkLegacyLocked();
-      Captured = S != cudaSuccess;
-      return S;
-    }
-    StreamCapture *SC = capturingLocked(Stream);
+    Status S;
+    StreamCapture *SC = captureForLocked(Stream, Captured, S);
     if (!SC)
-      return cudaSuccess;
-    Captured = true;
-    if (SC->Seq->Invalidated)
-      return cudaErrorStreamCaptureInvalidated;
-    if (Status S = checkOp(R, Op))
+      return S;
+    if ((S = checkOp(R, Op)))
       return S;
     G = SC->Seq->G;
   }
@@ -2149,17 +2156,10 @@ Status free(void *Stream, void *Ptr, bool &Captured) {
   if (!anyActive())
     return cudaSuccess;
   std::lock_guard<std::mutex> L(CaptureLock);
-  if (isLegacy(Stream)) {
-    Status S = checkLegacyLocked();
-    Captured = S != cudaSuccess;
-    return S;
-  }
-  StreamCapture *SC = capturingLocked(Stream);
+  Status S;
+  StreamCapture *SC = captureForLocked(Stream, Captured, S);
   if (!SC)
-    return cudaSuccess;
-  Captured = true;
-  if (SC->Seq->Invalidated)
-    return cudaErrorStreamCaptureInvalidated;
+    return S;
   // Only memory of allocation nodes, freed by no other free node.
   if (!claimFree(Ptr, SC->Seq->G))
     return cudaErrorInvalidValue;

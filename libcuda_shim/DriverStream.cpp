@@ -75,6 +75,11 @@ CUHIP_STREAM_PAIR(cuStreamGetPriority, (CUstream S, int *Priority),
 CUHIP_STREAM_PAIR(cuStreamWaitEvent, (CUstream S, CUevent E, unsigned int Flags),
                   E ? runtime().streamWaitEvent(Stream, E, Flags)
                     : rt::cudaErrorInvalidResourceHandle)
+CUHIP_STREAM_PAIR(cuStreamAttachMemAsync,
+                  (CUstream S, CUdeviceptr Ptr, size_t Length,
+                   unsigned int Flags),
+                  runtime().streamAttachMem(
+                      Stream, reinterpret_cast<void *>(Ptr), Length, Flags))
 CUHIP_STREAM_PAIR(cuLaunchHostFunc, (CUstream S, CUhostFn Fn, void *Data),
                   Fn ? runtime().streamAddHostFunc(Stream, Fn, Data)
                      : rt::cudaErrorInvalidValue)

@@ -271,16 +271,7 @@ CUHIP_STREAM_API(cudaStreamGetId,
 static cudaError_t cudaStreamAttachMemAsync_impl(cudaStream_t Stream,
                                                  void *DevPtr, size_t Length,
                                                  unsigned Flags) {
-  // cudaMemAttachGlobal (1), Host (2) or Single (4). Every allocation is
-  // visible to the host and every stream on both backends' managed memory,
-  // so attaching changes nothing but is checked as CUDA checks it.
-  if (Flags != 1 && Flags != 2 && Flags != 4)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  if (!runtime().isStreamHandle(Stream))
-    return runtime().record(rt::cudaErrorInvalidResourceHandle);
-  if (!DevPtr)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  return rt::cudaSuccess;
+  return runtime().streamAttachMem(Stream, DevPtr, Length, Flags);
 }
 CUHIP_STREAM_API(cudaStreamAttachMemAsync,
                  (cudaStream_t Stream, void *DevPtr, size_t Length,

@@ -2241,6 +2241,18 @@ Status Runtime::streamGetFlags(void *Stream, unsigned *Flags) {
   return cudaSuccess;
 }
 
+Status Runtime::streamAttachMem(void *Stream, void *Ptr, size_t Length,
+                                unsigned Flags) {
+  (void)Length;
+  if (Flags != 1 && Flags != 2 && Flags != 4)
+    return record(cudaErrorInvalidValue);
+  if (!isStreamHandle(Stream))
+    return record(cudaErrorInvalidResourceHandle);
+  if (!Ptr)
+    return record(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
 Status Runtime::streamGetId(void *Stream, unsigned long long *Id) {
   if (!Id)
     return record(cudaErrorInvalidValue);

@@ -28,7 +28,10 @@ namespace {
 /// Functions PTX may declare .extern, or the lowering calls, that the
 /// backends provide themselves.
 bool isBackendFunction(StringRef Name) {
-  return Name == "vprintf" || Name == "__assertfail" || Name == "malloc" ||
+  // "cuhip." names are calls the lowering itself makes (mbarrier operations,
+  // warp and block primitives) for a target to replace; PTX identifiers
+  // cannot contain a dot, so no unit can define or clash with one.
+  return Name.starts_with("cuhip.") || Name == "vprintf" || Name == "__assertfail" || Name == "malloc" ||
          Name == "free" ||
          // The texture sampler the texture instructions call (LowerTexture.cpp).
          Name == "cuhip_tex_fetch" || Name == "cuhip_tex_gather" ||

@@ -782,6 +782,32 @@ Value *FunctionLowering::readSpecial(StringRef Name, SourceLoc L) {
       return B.CreateIntrinsic(E.ID, ArrayRef<Type *>{}, ArrayRef<Value *>{});
   if (Name == "WARP_SZ")
     return B.getInt32(32);
+  // Thread-block clusters: every launch runs clusters of one block (the
+  // runtime refuses larger ones), so each block is its own cluster: the
+  // cluster grid is the block grid, and a block's place in its cluster is 0
+  // of 1.
+  static const struct {
+    const char *Name;
+    Intrinsic::ID ID;
+  } Cluster[] = {
+      {"%clusterid.x", Intrinsic::nvvm_read_ptx_sreg_ctaid_x},
+      {"%clusterid.y", Intrinsic::nvvm_read_ptx_sreg_ctaid_y},
+      {"%clusterid.z", Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+      {"%nclusterid.x", Intrinsic::nvvm_read_ptx_sreg_nctaid_x},
+      {"%nclusterid.y", Intrinsic::nvvm_read_ptx_sreg_nctaid_y},
+      {"%nclusterid.z", Intrinsic::nvvm_read_ptx_sreg_nctaid_z},
+  };
+  for (const auto &E : Cluster)
+    if (Name == E.Name)
+      return B.CreateIntrinsic(E.ID, ArrayRef<Type *>{}, ArrayRef<Value *>{});
+  if (Name == "%cluster_ctaid.x" || Name == "%cluster_ctaid.y" ||
+      Name == "%cluster_ctaid.z" || Name == "%cluster_ctarank")
+    return B.getInt32(0);
+  if (Name == "%cluster_nctaid.x" || Name == "%cluster_nctaid.y" ||
+      Name == "%cluster_nctaid.z" || Name == "%cluster_nctarank")
+    return B.getInt32(1);
+  if (Name == "%is_explicit_cluster")
+    return B.getFalse();
   // The system's reserved shared memory (cooperative groups keep barrier
   // state there); NVVM has no intrinsic for these, so each target resolves
   // a call to cuhip.sreg.<name>.

@@ -1060,6 +1060,30 @@ TEST_F(Driver, LinkReportsUnresolvedAndDuplicateSymbols) {
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+// Attaching managed memory to a stream (UnifiedMemoryStreams does it per
+// task with the static runtime): every flag CUDA defines is accepted, others
+// and bad handles are refused, and the memory stays usable from the host.
+TEST_F(Driver, StreamAttachMemAsync) {
+  CUstream S;
+  CHECK_CU(cuStreamCreate(&S, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr M;
+  CHECK_CU(cuMemAllocManaged(&M, 256, CU_MEM_ATTACH_GLOBAL));
+  CHECK_CU(cuStreamAttachMemAsync(S, M, 0, CU_MEM_ATTACH_SINGLE));
+  CHECK_CU(cuStreamAttachMemAsync(S, M, 0, CU_MEM_ATTACH_HOST));
+  CHECK_CU(cuStreamAttachMemAsync(nullptr, M, 0, CU_MEM_ATTACH_GLOBAL));
+  CHECK_CU(cuStreamSynchronize(S));
+  reinterpret_cast<int *>(M)[3] = 7;
+  EXPECT_EQ(reinterpret_cast<int *>(M)[3], 7);
+  EXPECT_EQ(cuStreamAttachMemAsync(S, M, 0, 3), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuStreamAttachMemAsync(S, 0, 0, CU_MEM_ATTACH_SINGLE),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuStreamAttachMemAsync(reinterpret_cast<CUstream>(0x1234), M, 0,
+                                   CU_MEM_ATTACH_SINGLE),
+            CUDA_ERROR_INVALID_HANDLE);
+  CHECK_CU(cuMemFree(M));
+  CHECK_CU(cuStreamDestroy(S));
+}
+
 TEST_F(Driver, StreamsEventsAndCallbacks) {
   CUstream S;
   CHECK_CU(cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING, 0));

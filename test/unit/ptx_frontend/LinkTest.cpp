@@ -129,6 +129,45 @@ TEST(Link, UnresolvedExternNamesTheSymbol) {
       << R.Errors;
 }
 
+// The calls lowering makes for a target to replace (here the mbarrier
+// operations) are not external references a unit has to define: a linked
+// module that uses them lowers like a single unit does.
+TEST(Link, LoweringCallsAreNotUnresolvedExterns) {
+  const std::string Barrier = unit(R"(
+.extern .func (.param .b32 r) twice(.param .b32 x);
+.visible .entry b(.param .u64 out)
+{
+  .shared .align 8 .b64 bar;
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 1;
+  mbarrier.init.shared.b64 [bar], %r1;
+  mbarrier.arrive.shared.b64 %rd2, [bar];
+  mbarrier.test_wait.shared.b64 %p1, [bar], %rd2;
+  selp.u32 %r2, 1, 0, %p1;
+  {
+  .param .b32 p;
+  .param .b32 r;
+  st.param.b32 [p], %r2;
+  call (r), twice, (p);
+  ld.param.b32 %r2, [r];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)");
+  llvm::LLVMContext Ctx;
+  Result R = link({{"barrier.ptx", Barrier}, {"helper.ptx", Helper}}, Ctx);
+  ASSERT_TRUE(R.Lowered) << R.Errors;
+  EXPECT_EQ(R.Errors.find("unresolved"), std::string::npos) << R.Errors;
+  bool CallsMbarrier = false;
+  for (const llvm::Function &F : *R.Lowered->IR)
+    CallsMbarrier |= F.getName().starts_with("cuhip.mbarrier.") && !F.use_empty();
+  EXPECT_TRUE(CallsMbarrier);
+}
+
 TEST(Link, DuplicateStrongDefinitionIsAnError) {
   llvm::LLVMContext Ctx;
   Result R = link({{"kernel.ptx", Kernel},

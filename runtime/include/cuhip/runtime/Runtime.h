@@ -428,6 +428,12 @@ public:
   Status streamGetPriority(void *Stream, int *Priority);
   /// A number no other stream of the process has (cudaStreamGetId).
   Status streamGetId(void *Stream, unsigned long long *Id);
+  /// cudaStreamAttachMemAsync / cuStreamAttachMemAsync: Flags is
+  /// cudaMemAttachGlobal (1), Host (2) or Single (4). Managed memory on
+  /// both backends is visible to the host and every stream at all times, so
+  /// attaching is checked as CUDA checks it and changes nothing.
+  Status streamAttachMem(void *Stream, void *Ptr, size_t Length,
+                         unsigned Flags);
   /// cudaStreamSetAttribute/GetAttribute: Value is a 64-byte
   /// cudaLaunchAttributeValue. The attributes CUDA defines for streams are
   /// the access-policy window (1), synchronisation policy (3), priority

@@ -16,6 +16,25 @@ static void lowerBarrier(FunctionLowering &L, const Instruction &I) {
     lowerWarpSync(L, I);
     return;
   }
+  if (I.Opcode == "barrier" && I.hasModifier("cluster")) {
+    // barrier.cluster.arrive{.release,.relaxed}{.aligned};
+    // barrier.cluster.wait{.acquire}{.aligned}: clusters are one block
+    // here (the runtime refuses larger ones), so the cluster barrier is the
+    // block's. The arrival is implied by the wait, which is a full block
+    // barrier: a thread leaves it once every thread has reached its wait,
+    // which covers "every thread has arrived" and orders memory at least as
+    // strongly as release/acquire.
+    if (!I.Operands.empty() ||
+        (I.hasModifier("arrive") == I.hasModifier("wait"))) {
+      L.unsupported(I, "expected barrier.cluster.arrive or "
+                       "barrier.cluster.wait, without operands");
+      return;
+    }
+    if (I.hasModifier("wait"))
+      L.B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all,
+                          ArrayRef<Type *>{}, {L.B.getInt32(0)});
+    return;
+  }
   if (I.hasModifier("red")) {
     // bar.red.popc.u32 d, a{, b}, {!}c;  bar.red.{and,or}.pred p, a{, b}, {!}c;
     bool Popc = I.hasModifier("popc");

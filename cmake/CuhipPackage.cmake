@@ -24,6 +24,10 @@ install(TARGETS cuhip_core cudart12 cudart13 cuda_driver cuhip_audit
 set_target_properties(cublas12 cublas13 cublasLt12 cublasLt13 PROPERTIES
   INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS cublas12 cublas13 cublasLt12 cublasLt13 LIBRARY DESTINATION lib)
+# The NVRTC bridges.
+set_target_properties(nvrtc12 nvrtc13 PROPERTIES
+  INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS nvrtc12 nvrtc13 LIBRARY DESTINATION lib)
 install(DIRECTORY ${CMAKE_BINARY_DIR}/lib/cuhip DESTINATION lib
   USE_SOURCE_PERMISSIONS)
 install(DIRECTORY ${cuhip_cmake_dir} DESTINATION lib/cmake)

@@ -4,7 +4,9 @@
  * la_objsearch before it searches for any library, and this module answers
  * the CUDA runtime and driver sonames (libcudart.so.12/.13, libcuda.so.1 and
  * their unversioned names) and the cuBLAS ones (libcublas.so.12/.13,
- * libcublasLt.so.12/.13 and theirs) with cuhip's copies, which lie in the
+ * libcublasLt.so.12/.13 and theirs) and NVRTC's (libnvrtc.so.12/.13, asked
+ * for by name only: cuhip's NVRTC bridge opens NVIDIA's by full path) with
+ * cuhip's copies, which lie in the
  * directory this module was loaded from. LD_LIBRARY_PATH alone does not suffice: a
  * program's DT_RPATH is searched before it, so a program linked with an
  * rpath into a CUDA toolkit would load NVIDIA's libcudart. Every other name
@@ -37,8 +39,14 @@ static const char *const Names[][2] = {{"libcudart.so.13", "libcudart.so.13"},
                                        {"libcublas.so", "libcublas.so.13"},
                                        {"libcublasLt.so.13", "libcublasLt.so.13"},
                                        {"libcublasLt.so.12", "libcublasLt.so.12"},
-                                       {"libcublasLt.so", "libcublasLt.so.13"}};
+                                       {"libcublasLt.so", "libcublasLt.so.13"},
+                                       {"libnvrtc.so.13", "libnvrtc.so.13"},
+                                       {"libnvrtc.so.12", "libnvrtc.so.12"},
+                                       {"libnvrtc.so", "libnvrtc.so.13"}};
 enum { NumNames = sizeof(Names) / sizeof(Names[0]) };
+/* The names at and after this index are redirected only when asked for
+ * without a directory. */
+enum { FirstByNameOnly = NumNames - 3 };
 /* The path each name is redirected to; empty when cuhip's lib directory
  * lacks the file (the name is then left alone). */
 static char Paths[NumNames][4096];
@@ -76,7 +84,8 @@ char *la_objsearch(const char *Name, uintptr_t *Cookie, unsigned int Flag) {
   const char *Slash = strrchr(Name, '/');
   const char *Base = Slash ? Slash + 1 : Name;
   for (int I = 0; I < NumNames; ++I)
-    if (Paths[I][0] && strcmp(Base, Names[I][0]) == 0)
+    if (Paths[I][0] && strcmp(Base, Names[I][0]) == 0 &&
+        !(Slash && I >= FirstByNameOnly))
       return Paths[I];
   return (char *)Name;
 }

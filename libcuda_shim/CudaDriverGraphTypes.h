@@ -136,16 +136,6 @@ typedef struct CUDA_MEMCPY_NODE_PARAMS_st {
   CUDA_MEMCPY3D copyParams;
 } CUDA_MEMCPY_NODE_PARAMS;
 
-typedef struct CUmemPoolProps_st {
-  int allocType;   // CUmemAllocationType: CU_MEM_ALLOCATION_TYPE_PINNED 1
-  int handleTypes; // CUmemAllocationHandleType
-  CUmemLocation location;
-  void *win32SecurityAttributes;
-  size_t maxSize;
-  unsigned short usage;
-  unsigned char reserved[54];
-} CUmemPoolProps;
-
 typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
   CUmemPoolProps poolProps;
   const CUmemAccessDesc *accessDescs;

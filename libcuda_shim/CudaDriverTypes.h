@@ -293,6 +293,16 @@ typedef struct CUmemAccessDesc_st {
   int flags; // CU_MEM_ACCESS_FLAGS_PROT_*
 } CUmemAccessDesc;
 
+typedef struct CUmemPoolProps_st {
+  int allocType;   // CUmemAllocationType: CU_MEM_ALLOCATION_TYPE_PINNED 1
+  int handleTypes; // CUmemAllocationHandleType: none 0
+  CUmemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+} CUmemPoolProps;
+
 typedef size_t (*CUoccupancyB2DSize)(int blockSize);
 
 /// Arrays, texture and surface objects (cuArray*, cuTexObject*,

@@ -252,8 +252,31 @@ CUHIP_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *Pool,
     return CUDA_ERROR_INVALID_VALUE;
   if (!isDevice(Dev))
     return CUDA_ERROR_INVALID_DEVICE;
-  // MEMORY_POOLS_SUPPORTED is 0: there is no pool to hand out.
-  return notSupported("cuDeviceGetDefaultMemPool");
+  void *P = nullptr;
+  CUresult R = toCU(runtime().deviceGetDefaultMemPool(&P, int(Dev)));
+  *Pool = static_cast<CUmemoryPool>(P);
+  return R;
+}
+
+CUHIP_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *Pool, CUdevice Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Pool)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  void *P = nullptr;
+  CUresult R = toCU(runtime().deviceGetMemPool(&P, int(Dev)));
+  *Pool = static_cast<CUmemoryPool>(P);
+  return R;
+}
+
+CUHIP_EXPORT CUresult cuDeviceSetMemPool(CUdevice Dev, CUmemoryPool Pool) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  return toCU(runtime().deviceSetMemPool(int(Dev), Pool));
 }
 
 //===----------------------------------------------------------------------===//

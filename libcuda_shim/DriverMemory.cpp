@@ -755,6 +755,102 @@ CUresult freeAsync(CUdeviceptr DPtr, void *Stream) {
 }
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Memory pools: the runtime core's (CUmemPool_attribute numbers are
+// cudaMemPoolAttr's)
+//===----------------------------------------------------------------------===//
+
+CUHIP_EXPORT CUresult cuMemPoolCreate(CUmemoryPool *Pool,
+                                      const CUmemPoolProps *Props) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Pool || !Props)
+    return CUDA_ERROR_INVALID_VALUE;
+  rt::MemPoolProps P;
+  P.AllocType = Props->allocType;
+  P.HandleTypes = Props->handleTypes;
+  P.LocationType = Props->location.type;
+  P.LocationId = Props->location.id;
+  P.MaxSize = Props->maxSize;
+  void *H = nullptr;
+  CUresult R = toCU(runtime().memPoolCreate(&H, P));
+  *Pool = static_cast<CUmemoryPool>(H);
+  return R;
+}
+
+CUHIP_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool Pool) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(runtime().memPoolDestroy(Pool));
+}
+
+CUHIP_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool Pool, int Attr,
+                                            void *Value) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(runtime().memPoolSetAttribute(Pool, Attr, Value));
+}
+
+CUHIP_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool Pool, int Attr,
+                                            void *Value) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(runtime().memPoolGetAttribute(Pool, Attr, Value));
+}
+
+CUHIP_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool Pool,
+                                      size_t MinBytesToKeep) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(runtime().memPoolTrimTo(Pool, MinBytesToKeep));
+}
+
+CUHIP_EXPORT CUresult cuMemPoolSetAccess(CUmemoryPool Pool,
+                                         const CUmemAccessDesc *Map,
+                                         size_t Count) {
+  if (CUresult R = checkInit())
+    return R;
+  if (Count && !Map)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::vector<rt::VirtualAccess> A(Count);
+  for (size_t I = 0; I < Count; ++I)
+    A[I] = {Map[I].location.type, Map[I].location.id, Map[I].flags};
+  return toCU(runtime().memPoolSetAccess(Pool, A.data(), Count));
+}
+
+CUHIP_EXPORT CUresult cuMemPoolGetAccess(int *Flags, CUmemoryPool Pool,
+                                         CUmemLocation *Location) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Flags || !Location)
+    return CUDA_ERROR_INVALID_VALUE;
+  return toCU(runtime().memPoolGetAccess(Flags, Pool, Location->type,
+                                         Location->id));
+}
+
+static CUresult allocFromPool(CUdeviceptr *DPtr, size_t Bytes,
+                              CUmemoryPool Pool, void *Stream) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!DPtr || !Pool)
+    return CUDA_ERROR_INVALID_VALUE;
+  void *P = nullptr;
+  CUresult R = toCU(runtime().mallocFromPoolAsync(&P, Bytes, Pool, Stream));
+  *DPtr = devptr(P);
+  return R;
+}
+
+CUHIP_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *DPtr, size_t Bytes,
+                                              CUmemoryPool Pool, CUstream S) {
+  return allocFromPool(DPtr, Bytes, Pool, coreStream(S));
+}
+CUHIP_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *DPtr,
+                                                   size_t Bytes,
+                                                   CUmemoryPool Pool,
+                                                   CUstream S) {
+  return allocFromPool(DPtr, Bytes, Pool, perThreadStream(S));
+}
+
 CUHIP_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *DPtr, size_t Bytes,
                                       CUstream S) {
   return allocAsync(DPtr, Bytes, coreStream(S));

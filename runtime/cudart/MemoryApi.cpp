@@ -11,11 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ArrayCopy.h"
+#include "CudaGraphTypes.h"
 #include "Export.h"
 
 #include "cuhip/runtime/Log.h"
 
 #include <cstring>
+#include <vector>
 
 using namespace cuhip;
 using namespace cuhip::cudart;
@@ -482,6 +484,33 @@ CUHIP_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t Pool,
 CUHIP_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t Pool,
                                            size_t MinBytesToKeep) {
   return runtime().memPoolTrimTo(Pool, MinBytesToKeep);
+}
+
+CUHIP_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t Pool,
+                                              const cudaMemAccessDesc *Descs,
+                                              size_t Count) {
+  if (Count && !Descs)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  std::vector<rt::VirtualAccess> A(Count);
+  for (size_t I = 0; I < Count; ++I) {
+    A[I].LocationType = Descs[I].location.type;
+    A[I].LocationId = Descs[I].location.id;
+    A[I].Flags = Descs[I].flags;
+  }
+  return runtime().memPoolSetAccess(Pool, A.data(), Count);
+}
+
+CUHIP_EXPORT cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags *Flags,
+                                              cudaMemPool_t Pool,
+                                              cudaMemLocation *Location) {
+  if (!Flags || !Location)
+    return runtime().record(rt::cudaErrorInvalidValue);
+  int F = 0;
+  if (rt::Status E = runtime().memPoolGetAccess(&F, Pool, Location->type,
+                                                 Location->id))
+    return E;
+  *Flags = static_cast<cudaMemAccessFlags>(F);
+  return rt::cudaSuccess;
 }
 
 static cudaError_t cudaMallocAsync_impl(void **DevPtr, size_t Size,

@@ -1299,6 +1299,60 @@ Status Runtime::memPoolGetAttribute(void *Pool, int Attr, void *Value) {
   return cudaSuccess;
 }
 
+/// The device whose memory a CPU-backend pool hands out.
+static int poolDevice(MemoryTables &T, MemPool *P) {
+  return P == &T.DefaultPool ? 0 : P->Props.LocationId;
+}
+
+Status Runtime::memPoolSetAccess(void *Pool, const VirtualAccess *Descs,
+                                 size_t Count) {
+  if (Count && !Descs)
+    return record(cudaErrorInvalidValue);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  if (CoreAccess::hip(*this)) {
+    CUHIP_WARN("cudaMemPoolSetAccess: access of HIP pools is not set; "
+               "returning cudaErrorNotSupported");
+    return record(T.HipPools.count(Pool) ? cudaErrorNotSupported
+                                         : cudaErrorInvalidValue);
+  }
+  MemPool *P = livePool(T, Pool);
+  if (!P)
+    return record(cudaErrorInvalidValue);
+  for (size_t I = 0; I < Count; ++I) {
+    const VirtualAccess &D = Descs[I];
+    if (D.LocationType != LocationDevice ||
+        (D.Flags != 0 && D.Flags != 1 && D.Flags != 3))
+      return record(cudaErrorInvalidValue);
+    if (Status S = checkDevice(D.LocationId, *this))
+      return record(S);
+    if (D.LocationId == poolDevice(T, P) && D.Flags != 3)
+      return record(cudaErrorInvalidDevice);
+  }
+  return cudaSuccess;
+}
+
+Status Runtime::memPoolGetAccess(int *Flags, void *Pool, int LocationType,
+                                 int LocationId) {
+  if (!Flags || LocationType != LocationDevice)
+    return record(cudaErrorInvalidValue);
+  if (Status S = checkDevice(LocationId, *this))
+    return record(S);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  if (CoreAccess::hip(*this)) {
+    CUHIP_WARN("cudaMemPoolGetAccess: access of HIP pools is not known; "
+               "returning cudaErrorNotSupported");
+    return record(T.HipPools.count(Pool) ? cudaErrorNotSupported
+                                         : cudaErrorInvalidValue);
+  }
+  MemPool *P = livePool(T, Pool);
+  if (!P)
+    return record(cudaErrorInvalidValue);
+  *Flags = LocationId == poolDevice(T, P) ? 3 : 0;
+  return cudaSuccess;
+}
+
 Status Runtime::memPoolTrimTo(void *Pool, size_t MinBytesToKeep) {
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);

@@ -301,6 +301,19 @@ static void lowerNanosleep(FunctionLowering &L, const Instruction &I) {
     L.B.CreateIntrinsic(Intrinsic::nvvm_nanosleep, ArrayRef<Type *>{}, {T});
 }
 
+/// griddepcontrol.wait / griddepcontrol.launch_dependents (programmatic
+/// dependent launch, sm_90): a launch here starts only once the stream's
+/// earlier grids have completed and their memory is visible, so waiting for
+/// the prerequisite grids has nothing left to wait for, and letting
+/// dependents start early is a hint with nothing to act on.
+static void lowerGridDepControl(FunctionLowering &L, const Instruction &I) {
+  bool Wait = I.hasModifier("wait");
+  if (!I.Operands.empty() ||
+      Wait == I.hasModifier("launch_dependents") || I.Modifiers.size() != 1)
+    L.unsupported(I, "expected griddepcontrol.wait or "
+                     "griddepcontrol.launch_dependents");
+}
+
 void registerControlInstructions(OpcodeTable &T) {
   T["bar"] = lowerBarrier;
   T["barrier"] = lowerBarrier;
@@ -312,6 +325,7 @@ void registerControlInstructions(OpcodeTable &T) {
   T["trap"] = lowerTrap;
   T["brkpt"] = lowerTrap;
   T["nanosleep"] = lowerNanosleep;
+  T["griddepcontrol"] = lowerGridDepControl;
 }
 
 } // namespace cuhip::ptx::lower

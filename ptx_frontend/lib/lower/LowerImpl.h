@@ -287,6 +287,8 @@ void registerMbarrierInstructions(OpcodeTable &T);   // LowerMbarrier.cpp
 
 /// cp.async.mbarrier.arrive (the "cp" opcode belongs to LowerMemory.cpp).
 void lowerCpAsyncMbarrierArrive(FunctionLowering &L, const Instruction &I);
+/// cp.async.bulk: copies, bulk groups and prefetches (LowerMbarrier.cpp).
+void lowerCpAsyncBulk(FunctionLowering &L, const Instruction &I);
 
 /// bar.warp.sync (the "bar" opcode belongs to LowerControl.cpp).
 void lowerWarpSync(FunctionLowering &L, const Instruction &I);

@@ -329,6 +329,124 @@ void lowerCpAsyncMbarrierArrive(FunctionLowering &L, const Instruction &I) {
   emitArrive(L, Obj, L.B.getInt32(1), L.B.getInt32(0), 0, nullptr);
 }
 
+/// cp.async.bulk, sm_90's bulk copies, with clusters of one block (a
+/// .shared::cluster address is then one of the block's own shared memory):
+///
+///   cp.async.bulk.shared::{cluster,cta}.global.mbarrier::complete_tx::bytes
+///       {.L2::cache_hint} [dst], [src], size, [mbar]{, policy}
+///   cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
+///       [dst], [src], size, [mbar]
+///   cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}
+///       [dst], [src], size{, policy}
+///   cp.async.bulk.commit_group;  cp.async.bulk.wait_group{.read} N;
+///   cp.async.bulk.prefetch.L2.global{.L2::cache_hint} [src], size{, policy}
+///
+/// The copy happens right here, as cp.async's do; the mbarrier forms then
+/// complete `size` bytes of the barrier's transaction count with release
+/// semantics, so a thread that sees the phase complete sees the data, and
+/// the bulk-group waits have nothing left to wait for. Multicast to several
+/// blocks and the tensor forms (tensor maps) are refused.
+void lowerCpAsyncBulk(FunctionLowering &L, const Instruction &I) {
+  IRBuilder<> &B = L.B;
+  auto bad = [&](const Twine &Why) { invalid(L, I.Loc, I, Why); };
+  const std::vector<std::string> &M = I.Modifiers;
+  std::string Op = M.size() > 2 ? M[2] : "";
+  if (Op == "commit_group") {
+    if (M.size() != 3 || !I.Operands.empty())
+      return bad("takes no operands or modifiers");
+    return;
+  }
+  if (Op == "wait_group") {
+    if (M.size() > 4 || (M.size() == 4 && M[3] != "read") ||
+        I.Operands.size() != 1 || I.Operands[0].K != Operand::IntImm)
+      return bad("expected cp.async.bulk.wait_group{.read} N with an integer "
+                 "constant N");
+    return;
+  }
+  if (Op == "tensor") {
+    L.unsupported(I, "bulk tensor copies (tensor maps) are not implemented");
+    return;
+  }
+  bool CacheHint = false;
+  if (Op == "prefetch") {
+    for (size_t N = 3; N < M.size(); ++N)
+      if (M[N] == "L2::cache_hint")
+        CacheHint = true;
+      else if (M[N] != "L2" && M[N] != "global") {
+        L.unsupported(I, "modifier ." + M[N]);
+        return;
+      }
+    if (I.Operands.size() != 2 + (CacheHint ? 1 : 0) ||
+        I.Operands[0].K != Operand::Address)
+      return bad("expected [src], size" + Twine(CacheHint ? ", policy" : ""));
+    return; // a hint
+  }
+  // A copy: destination and source spaces, then how it completes.
+  auto space = [](const std::string &S) {
+    if (S == "shared::cluster" || S == "shared::cta")
+      return StateSpace::Shared;
+    if (S == "global")
+      return StateSpace::Global;
+    return StateSpace::Generic; // not a space
+  };
+  if (M.size() < 5)
+    return bad("expected cp.async.bulk.dst.src.completion");
+  StateSpace Dst = space(M[2]), Src = space(M[3]);
+  bool Mbar = false, Group = false;
+  for (size_t N = 4; N < M.size(); ++N) {
+    if (M[N] == "mbarrier::complete_tx::bytes" && !Mbar && !Group)
+      Mbar = true;
+    else if (M[N] == "bulk_group" && !Mbar && !Group)
+      Group = true;
+    else if (M[N] == "L2::cache_hint" && !CacheHint)
+      CacheHint = true;
+    else if (M[N] == "multicast::cluster") {
+      L.unsupported(I, "multicast to several blocks of a cluster (clusters "
+                       "are one block here)");
+      return;
+    } else {
+      L.unsupported(I, "modifier ." + M[N]);
+      return;
+    }
+  }
+  bool ToShared = Dst == StateSpace::Shared && Mbar &&
+                  (Src == StateSpace::Global ||
+                   (Src == StateSpace::Shared && M[2] == "shared::cluster" &&
+                    M[3] == "shared::cta"));
+  bool ToGlobal = Dst == StateSpace::Global && M[3] == "shared::cta" && Group;
+  if (!ToShared && !ToGlobal)
+    return bad("expected cp.async.bulk.shared::{cluster,cta}.global or "
+               ".shared::cluster.shared::cta with .mbarrier::complete_tx::"
+               "bytes, or cp.async.bulk.global.shared::cta.bulk_group");
+  size_t Want = (Mbar ? 4 : 3) + (CacheHint ? 1 : 0);
+  if (I.Operands.size() != Want || I.Operands[0].K != Operand::Address ||
+      I.Operands[1].K != Operand::Address ||
+      (Mbar && I.Operands[3].K != Operand::Address))
+    return bad(Mbar ? "expected [dst], [src], size, [mbar]" +
+                          Twine(CacheHint ? ", policy" : "")
+                    : "expected [dst], [src], size" +
+                          Twine(CacheHint ? ", policy" : ""));
+  Type *DstTy, *SrcTy;
+  Value *D = L.addressOf(I.Operands[0], Dst, DstTy);
+  Value *S = L.addressOf(I.Operands[1], Src, SrcTy);
+  Value *Size = L.read(I, 2, B.getInt32Ty(), false);
+  if (!D || !S || !Size)
+    return;
+  if (CacheHint && !L.read(I, Want - 1, B.getInt64Ty(), false))
+    return;
+  // Sizes are multiples of 16 and both addresses 16-byte aligned.
+  B.CreateMemCpy(D, Align(16), S, Align(16),
+                 B.CreateZExt(Size, B.getInt64Ty()));
+  if (!Mbar)
+    return;
+  MbarrierForm F;
+  F.Shared = true;
+  Value *Obj = objectAddress(L, I, 3, F);
+  if (!Obj)
+    return;
+  emitArrive(L, Obj, B.getInt32(0), B.CreateNeg(Size), 0, nullptr);
+}
+
 void registerMbarrierInstructions(OpcodeTable &T) {
   T["mbarrier"] = lowerMbarrier;
 }

@@ -417,6 +417,61 @@ static void lowerLoadStore(FunctionLowering &L, const Instruction &I,
     return;
   }
 
+  // A relaxed, acquire, release or volatile vector of at most 16 bytes is
+  // one access, as the hardware makes it: programs rely on it being
+  // single-copy atomic (CUB's decoupled look-back publishes a tile's status
+  // and value together with st.relaxed.gpu.v2 and reads them with
+  // ld.relaxed.gpu.v2; element by element, a reader could see the new
+  // status with the old value). Up to 8 bytes it is an atomic integer
+  // access; 16 bytes is one volatile vector access (a single aligned
+  // instruction on both targets) with the ordering as fences around it.
+  unsigned VecBytes = Bytes * F.Vec;
+  if (F.Vec > 1 && (Ord != AtomicOrdering::NotAtomic || Volatile) &&
+      VecBytes <= 16 && isPowerOf2_32(VecBytes)) {
+    auto *VTy = FixedVectorType::get(ElemTy, F.Vec);
+    bool Whole = VecBytes <= 8;
+    Type *IntTy = L.B.getIntNTy(VecBytes * 8);
+    AtomicOrdering AccessOrd =
+        Ord == AtomicOrdering::NotAtomic ? AtomicOrdering::Monotonic : Ord;
+    if (!Whole && (Ord == AtomicOrdering::Release ||
+                   Ord == AtomicOrdering::AcquireRelease) && !IsLoad)
+      L.B.CreateFence(AtomicOrdering::Release, SSID);
+    if (IsLoad) {
+      Value *V;
+      if (Whole) {
+        LoadInst *Ld = L.B.CreateAlignedLoad(IntTy, Ptr, VecAlign, Volatile);
+        Ld->setAtomic(AccessOrd, SSID);
+        markInvariant(Ld);
+        V = L.B.CreateBitCast(Ld, VTy);
+      } else {
+        LoadInst *Ld = L.B.CreateAlignedLoad(VTy, Ptr, VecAlign, true);
+        markInvariant(Ld);
+        V = Ld;
+        if (Ord == AtomicOrdering::Acquire)
+          L.B.CreateFence(AtomicOrdering::Acquire, SSID);
+      }
+      for (unsigned E = 0; E < F.Vec; ++E)
+        if (Elems[E]->K != Operand::Sink)
+          L.write(*Elems[E], L.B.CreateExtractElement(V, E), Signed);
+      return;
+    }
+    Value *V = PoisonValue::get(VTy);
+    for (unsigned E = 0; E < F.Vec; ++E) {
+      Value *X = L.readOperand(*Elems[E], ElemTy, Signed);
+      if (!X)
+        return;
+      V = L.B.CreateInsertElement(V, X, E);
+    }
+    if (Whole) {
+      StoreInst *St = L.B.CreateAlignedStore(L.B.CreateBitCast(V, IntTy), Ptr,
+                                             VecAlign, Volatile);
+      St->setAtomic(AccessOrd, SSID);
+    } else {
+      L.B.CreateAlignedStore(V, Ptr, VecAlign, true);
+    }
+    return;
+  }
+
   // Otherwise one access per element; sinks are neither read nor written.
   for (unsigned E = 0; E < F.Vec; ++E) {
     if (Elems[E]->K == Operand::Sink)
@@ -1011,10 +1066,14 @@ static void lowerCpAsync(FunctionLowering &L, const Instruction &I) {
     lowerCpAsyncMbarrierArrive(L, I); // LowerMbarrier.cpp
     return;
   }
+  if (Kind == "bulk") {
+    lowerCpAsyncBulk(L, I); // LowerMbarrier.cpp
+    return;
+  }
   if (Kind != "ca" && Kind != "cg") {
     L.unsupported(I, "only cp.async.{ca,cg}.shared.global, the group "
-                     "operations and cp.async.mbarrier.arrive are "
-                     "implemented");
+                     "operations, cp.async.mbarrier.arrive and "
+                     "cp.async.bulk are implemented");
     return;
   }
   bool HaveDst = false, HaveSrc = false, CacheHint = false;

@@ -1084,6 +1084,64 @@ TEST_F(Driver, StreamAttachMemAsync) {
   CHECK_CU(cuStreamDestroy(S));
 }
 
+// Stream-ordered allocation through the driver API (programs built with
+// the static runtime reach pools this way): the default pool, a created
+// pool, attributes, access and trimming.
+TEST_F(Driver, MemoryPools) {
+  CUmemoryPool Default = nullptr, Current = nullptr;
+  CHECK_CU(cuDeviceGetDefaultMemPool(&Default, 0));
+  ASSERT_NE(Default, nullptr);
+  CHECK_CU(cuDeviceGetMemPool(&Current, 0));
+  EXPECT_EQ(Current, Default);
+  cuuint64_t Threshold = 1 << 20;
+  CHECK_CU(cuMemPoolSetAttribute(Default, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                 &Threshold));
+  cuuint64_t Got = 0;
+  CHECK_CU(cuMemPoolGetAttribute(Default, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                 &Got));
+  EXPECT_EQ(Got, Threshold);
+  CUstream S;
+  CHECK_CU(cuStreamCreate(&S, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr A = 0;
+  CHECK_CU(cuMemAllocAsync(&A, 4096, S));
+  CHECK_CU(cuMemsetD8Async(A, 0x5a, 4096, S));
+  CHECK_CU(cuStreamSynchronize(S));
+  EXPECT_EQ(reinterpret_cast<unsigned char *>(A)[4095], 0x5a);
+  CHECK_CU(cuMemFreeAsync(A, S));
+
+  CUmemPoolProps Props = {};
+  Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  Props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  Props.location.id = 0;
+  CUmemoryPool Pool = nullptr;
+  CHECK_CU(cuMemPoolCreate(&Pool, &Props));
+  CUdeviceptr B = 0;
+  CHECK_CU(cuMemAllocFromPoolAsync(&B, 1 << 16, Pool, S));
+  EXPECT_NE(B, 0u);
+  CHECK_CU(cuMemFreeAsync(B, S));
+  CHECK_CU(cuStreamSynchronize(S));
+  CUmemAccessDesc Access = {};
+  Access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  Access.location.id = 0;
+  Access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  CHECK_CU(cuMemPoolSetAccess(Pool, &Access, 1));
+  CUmemAccess_flags Flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  CHECK_CU(cuMemPoolGetAccess(&Flags, Pool, &Access.location));
+  EXPECT_EQ(Flags, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+  CHECK_CU(cuMemPoolTrimTo(Pool, 0));
+  CHECK_CU(cuDeviceSetMemPool(0, Pool));
+  CHECK_CU(cuDeviceGetMemPool(&Current, 0));
+  EXPECT_EQ(Current, Pool);
+  CHECK_CU(cuDeviceSetMemPool(0, Default));
+  CHECK_CU(cuMemPoolDestroy(Pool));
+  EXPECT_EQ(cuMemAllocFromPoolAsync(&B, 16, Pool, S), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemAllocFromPoolAsync(&B, 16, nullptr, S),
+            CUDA_ERROR_INVALID_VALUE);
+  Props.location.id = 7;
+  EXPECT_EQ(cuMemPoolCreate(&Pool, &Props), CUDA_ERROR_INVALID_DEVICE);
+  CHECK_CU(cuStreamDestroy(S));
+}
+
 TEST_F(Driver, StreamsEventsAndCallbacks) {
   CUstream S;
   CHECK_CU(cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING, 0));

@@ -556,6 +556,40 @@ TEST_F(MemoryTest, CreatedPoolKeepsMemoryUpToItsThreshold) {
   EXPECT_EQ(R.memPoolDestroy(Default), cudaErrorInvalidValue);
 }
 
+// cudaMemPoolSetAccess/GetAccess: the pool's device reads and writes it,
+// that cannot be lowered, and other devices and locations are refused.
+TEST_F(MemoryTest, PoolAccessIsTheOwningDevices) {
+  void *Default = nullptr;
+  ASSERT_EQ(R.deviceGetDefaultMemPool(&Default, 0), cudaSuccess);
+  void *Pool = nullptr;
+  ASSERT_EQ(R.memPoolCreate(&Pool, MemPoolProps()), cudaSuccess);
+  for (void *P : {Default, Pool}) {
+    int Flags = -1;
+    ASSERT_EQ(R.memPoolGetAccess(&Flags, P, 1, 0), cudaSuccess);
+    EXPECT_EQ(Flags, 3);
+    VirtualAccess RW{1, 0, 3};
+    EXPECT_EQ(R.memPoolSetAccess(P, &RW, 1), cudaSuccess);
+    VirtualAccess ReadOnly{1, 0, 1};
+    EXPECT_EQ(R.memPoolSetAccess(P, &ReadOnly, 1), cudaErrorInvalidDevice);
+    VirtualAccess Other{1, R.deviceCount(), 3};
+    EXPECT_EQ(R.memPoolSetAccess(P, &Other, 1), cudaErrorInvalidDevice);
+    VirtualAccess Host{2, 0, 3};
+    EXPECT_EQ(R.memPoolSetAccess(P, &Host, 1), cudaErrorInvalidValue);
+    VirtualAccess BadFlags{1, 0, 2};
+    EXPECT_EQ(R.memPoolSetAccess(P, &BadFlags, 1), cudaErrorInvalidValue);
+    EXPECT_EQ(R.memPoolSetAccess(P, nullptr, 0), cudaSuccess);
+    EXPECT_EQ(R.memPoolSetAccess(P, nullptr, 1), cudaErrorInvalidValue);
+    EXPECT_EQ(R.memPoolGetAccess(&Flags, P, 2, 0), cudaErrorInvalidValue);
+    EXPECT_EQ(R.memPoolGetAccess(nullptr, P, 1, 0), cudaErrorInvalidValue);
+  }
+  ASSERT_EQ(R.memPoolDestroy(Pool), cudaSuccess);
+  int Flags = 0;
+  EXPECT_EQ(R.memPoolGetAccess(&Flags, Pool, 1, 0), cudaErrorInvalidValue);
+  VirtualAccess RW{1, 0, 3};
+  EXPECT_EQ(R.memPoolSetAccess(Pool, &RW, 1), cudaErrorInvalidValue);
+  R.getLastError();
+}
+
 TEST_F(MemoryTest, PoolPropertiesAreChecked) {
   void *Pool;
   MemPoolProps P;

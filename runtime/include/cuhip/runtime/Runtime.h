@@ -389,6 +389,17 @@ public:
   Status memPoolSetAttribute(void *Pool, int Attr, const void *Value);
   Status memPoolGetAttribute(void *Pool, int Attr, void *Value);
   Status memPoolTrimTo(void *Pool, size_t MinBytesToKeep);
+  /// cudaMemPoolSetAccess / cuMemPoolSetAccess: the pool's own device always
+  /// reads and writes its memory (asking for less is cudaErrorInvalidDevice,
+  /// as in CUDA); every other device is refused by checkDevice. Locations
+  /// other than devices and flags other than none, read and read-write are
+  /// cudaErrorInvalidValue.
+  Status memPoolSetAccess(void *Pool, const VirtualAccess *Descs,
+                          size_t Count);
+  /// The access Location has to Pool's memory (cudaMemPoolGetAccess):
+  /// read-write (3) for the pool's device.
+  Status memPoolGetAccess(int *Flags, void *Pool, int LocationType,
+                          int LocationId);
 
   // Virtual memory management (cuMemCreate and its family) on the HIP
   // backend, where it is HIP's (VirtualMemory.cpp): a range that cuMemSet-

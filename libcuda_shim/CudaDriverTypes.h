@@ -288,10 +288,28 @@ typedef struct CUmemAllocationProp_st {
   } allocFlags;
 } CUmemAllocationProp;
 
+typedef enum CUmemAccess_flags_enum {
+  CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
+  CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
+  CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+} CUmemAccess_flags;
+
 typedef struct CUmemAccessDesc_st {
   CUmemLocation location;
   int flags; // CU_MEM_ACCESS_FLAGS_PROT_*
 } CUmemAccessDesc;
+
+/// The pool attributes; the numbers are cudaMemPoolAttr's.
+typedef enum CUmemPool_attribute_enum {
+  CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,
+  CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC,
+  CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES,
+  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+  CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
+  CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH,
+  CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
+  CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+} CUmemPool_attribute;
 
 typedef struct CUmemPoolProps_st {
   int allocType;   // CUmemAllocationType: CU_MEM_ALLOCATION_TYPE_PINNED 1

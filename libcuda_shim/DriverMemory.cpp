@@ -784,18 +784,20 @@ CUHIP_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool Pool) {
   return toCU(runtime().memPoolDestroy(Pool));
 }
 
-CUHIP_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool Pool, int Attr,
+CUHIP_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool Pool,
+                                            CUmemPool_attribute Attr,
                                             void *Value) {
   if (CUresult R = checkInit())
     return R;
-  return toCU(runtime().memPoolSetAttribute(Pool, Attr, Value));
+  return toCU(runtime().memPoolSetAttribute(Pool, int(Attr), Value));
 }
 
-CUHIP_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool Pool, int Attr,
+CUHIP_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool Pool,
+                                            CUmemPool_attribute Attr,
                                             void *Value) {
   if (CUresult R = checkInit())
     return R;
-  return toCU(runtime().memPoolGetAttribute(Pool, Attr, Value));
+  return toCU(runtime().memPoolGetAttribute(Pool, int(Attr), Value));
 }
 
 CUHIP_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool Pool,
@@ -818,14 +820,19 @@ CUHIP_EXPORT CUresult cuMemPoolSetAccess(CUmemoryPool Pool,
   return toCU(runtime().memPoolSetAccess(Pool, A.data(), Count));
 }
 
-CUHIP_EXPORT CUresult cuMemPoolGetAccess(int *Flags, CUmemoryPool Pool,
+CUHIP_EXPORT CUresult cuMemPoolGetAccess(CUmemAccess_flags *Flags,
+                                         CUmemoryPool Pool,
                                          CUmemLocation *Location) {
   if (CUresult R = checkInit())
     return R;
   if (!Flags || !Location)
     return CUDA_ERROR_INVALID_VALUE;
-  return toCU(runtime().memPoolGetAccess(Flags, Pool, Location->type,
-                                         Location->id));
+  int F = 0;
+  CUresult R = toCU(runtime().memPoolGetAccess(&F, Pool, Location->type,
+                                               Location->id));
+  if (R == CUDA_SUCCESS)
+    *Flags = static_cast<CUmemAccess_flags>(F);
+  return R;
 }
 
 static CUresult allocFromPool(CUdeviceptr *DPtr, size_t Bytes,

@@ -1810,6 +1810,9 @@ struct CaptureSeq {
   bool Invalidated = false;
   bool OwnsGraph = true; // false: the program's graph (capture to graph)
   std::vector<void *> Streams; // keys of every stream taking part
+  /// The last nodes of forked streams destroyed before the capture ended:
+  /// the origin must still have joined them.
+  std::vector<GraphNode *> DepartedDeps;
 };
 
 struct StreamCapture {
@@ -2009,6 +2012,9 @@ Status streamEndCapture(void *Stream, Graph **Out) {
         for (GraphNode *N : CapturingStreams[K].Deps)
           if (!Reached.count(N))
             Result = cudaErrorStreamCaptureUnjoined;
+      for (GraphNode *N : S->DepartedDeps)
+        if (!Reached.count(N))
+          Result = cudaErrorStreamCaptureUnjoined;
     }
     Seq.reset(S);
     endSequence(S);
@@ -2296,13 +2302,18 @@ void forgetStream(void *Stream) {
     if (It == CapturingStreams.end())
       return;
     CaptureSeq *Seq = It->second.Seq;
-    Seq->Invalidated = true;
     if (Seq->Origin == It->first) {
       // Nobody can end this capture any more.
+      Seq->Invalidated = true;
       Orphan = Seq->OwnsGraph ? Seq->G : nullptr;
       endSequence(Seq);
       delete Seq;
     } else {
+      // A forked stream may go (NVIDIA's graphMemoryNodes destroys one
+      // inside its capture); its work stays in the graph, and ending the
+      // capture still requires that work to have been joined.
+      Seq->DepartedDeps.insert(Seq->DepartedDeps.end(),
+                               It->second.Deps.begin(), It->second.Deps.end());
       CapturingStreams.erase(It);
       auto &V = Seq->Streams;
       V.erase(std::remove(V.begin(), V.end(), keyOf(Stream)), V.end());

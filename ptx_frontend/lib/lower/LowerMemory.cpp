@@ -426,8 +426,9 @@ static void lowerLoadStore(FunctionLowering &L, const Instruction &I,
   // access; 16 bytes is one volatile vector access (a single aligned
   // instruction on both targets) with the ordering as fences around it.
   unsigned VecBytes = Bytes * F.Vec;
+  // A store with sinks leaves those elements alone, so it stays per element.
   if (F.Vec > 1 && (Ord != AtomicOrdering::NotAtomic || Volatile) &&
-      VecBytes <= 16 && isPowerOf2_32(VecBytes)) {
+      VecBytes <= 16 && isPowerOf2_32(VecBytes) && (IsLoad || !HasSink)) {
     auto *VTy = FixedVectorType::get(ElemTy, F.Vec);
     bool Whole = VecBytes <= 8;
     Type *IntTy = L.B.getIntNTy(VecBytes * 8);

@@ -244,6 +244,44 @@ TEST_F(GraphFixture, UnjoinedForkFailsEndCapture) {
   R.getLastError();
 }
 
+// A forked stream destroyed inside the capture (NVIDIA's graphMemoryNodes
+// does it after joining it back): its work stays in the graph and the
+// capture ends normally; destroyed before it was joined, ending reports the
+// fork unjoined.
+TEST_F(GraphFixture, ForkedStreamDestroyedDuringCapture) {
+  for (bool JoinFirst : {true, false}) {
+    void *A = stream(), *B = stream(), *Fork = event(), *Join = event();
+    ASSERT_EQ(streamBeginCapture(A, CaptureMode::Global), cudaSuccess);
+    ASSERT_EQ(R.eventRecord(Fork, A), cudaSuccess);
+    ASSERT_EQ(R.streamWaitEvent(B, Fork, 0), cudaSuccess);
+    ASSERT_EQ(launchAdd(B, Dev, N, 1), cudaSuccess);
+    if (JoinFirst) {
+      ASSERT_EQ(R.eventRecord(Join, B), cudaSuccess);
+      ASSERT_EQ(R.streamWaitEvent(A, Join, 0), cudaSuccess);
+    }
+    ASSERT_EQ(R.streamDestroy(B), cudaSuccess);
+    ASSERT_EQ(R.eventDestroy(Fork), cudaSuccess);
+    ASSERT_EQ(R.eventDestroy(Join), cudaSuccess);
+    ASSERT_EQ(launchAdd(A, Dev, N, 2), cudaSuccess);
+    Graph *G = nullptr;
+    if (!JoinFirst) {
+      EXPECT_EQ(streamEndCapture(A, &G), cudaErrorStreamCaptureUnjoined);
+      EXPECT_EQ(G, nullptr);
+      R.getLastError();
+      R.streamDestroy(A);
+      continue;
+    }
+    ASSERT_EQ(streamEndCapture(A, &G), cudaSuccess);
+    ASSERT_NE(G, nullptr);
+    size_t Count = 0;
+    ASSERT_EQ(graphGetNodes(G, nullptr, &Count), cudaSuccess);
+    EXPECT_EQ(Count, 2u);
+    graphDestroy(G);
+    R.streamDestroy(A);
+  }
+  EXPECT_FALSE(capture::anyActive());
+}
+
 TEST_F(GraphFixture, CaptureStartAndEndErrors) {
   void *S = stream();
   EXPECT_EQ(streamBeginCapture(nullptr, CaptureMode::Global),

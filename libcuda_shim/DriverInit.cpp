@@ -244,8 +244,10 @@ CUHIP_EXPORT CUresult cuDeviceGetProperties(CUdevprop *Prop, CUdevice Dev) {
   return CUDA_SUCCESS;
 }
 
-CUHIP_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *Pool,
-                                                CUdevice Dev) {
+/// cuDeviceGetDefaultMemPool and cuDeviceGetMemPool: Get is the runtime
+/// core's call of the same name.
+static CUresult devicePool(CUmemoryPool *Pool, CUdevice Dev,
+                           rt::Status (rt::Runtime::*Get)(void **, int)) {
   if (CUresult R = checkInit())
     return R;
   if (!Pool)
@@ -253,22 +255,18 @@ CUHIP_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *Pool,
   if (!isDevice(Dev))
     return CUDA_ERROR_INVALID_DEVICE;
   void *P = nullptr;
-  CUresult R = toCU(runtime().deviceGetDefaultMemPool(&P, int(Dev)));
+  CUresult R = toCU((runtime().*Get)(&P, int(Dev)));
   *Pool = static_cast<CUmemoryPool>(P);
   return R;
 }
 
+CUHIP_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *Pool,
+                                                CUdevice Dev) {
+  return devicePool(Pool, Dev, &rt::Runtime::deviceGetDefaultMemPool);
+}
+
 CUHIP_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *Pool, CUdevice Dev) {
-  if (CUresult R = checkInit())
-    return R;
-  if (!Pool)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (!isDevice(Dev))
-    return CUDA_ERROR_INVALID_DEVICE;
-  void *P = nullptr;
-  CUresult R = toCU(runtime().deviceGetMemPool(&P, int(Dev)));
-  *Pool = static_cast<CUmemoryPool>(P);
-  return R;
+  return devicePool(Pool, Dev, &rt::Runtime::deviceGetMemPool);
 }
 
 CUHIP_EXPORT CUresult cuDeviceSetMemPool(CUdevice Dev, CUmemoryPool Pool) {

@@ -1299,6 +1299,22 @@ Status Runtime::memPoolGetAttribute(void *Pool, int Attr, void *Value) {
   return cudaSuccess;
 }
 
+/// The CPU-backend pool whose access Api sets or reads, in Out; the HIP
+/// backend's pools are refused with a log line (their access is HIP's).
+/// Called with the tables locked.
+static Status poolForAccess(Runtime &R, MemoryTables &T, void *Pool,
+                            const char *Api, MemPool *&Out) {
+  if (CoreAccess::hip(R)) {
+    CUHIP_WARN("%s: the access of HIP pools is not handled; returning "
+               "cudaErrorNotSupported",
+               Api);
+    return T.HipPools.count(Pool) ? cudaErrorNotSupported
+                                  : cudaErrorInvalidValue;
+  }
+  Out = livePool(T, Pool);
+  return Out ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 /// The device whose memory a CPU-backend pool hands out.
 static int poolDevice(MemoryTables &T, MemPool *P) {
   return P == &T.DefaultPool ? 0 : P->Props.LocationId;
@@ -1310,15 +1326,9 @@ Status Runtime::memPoolSetAccess(void *Pool, const VirtualAccess *Descs,
     return record(cudaErrorInvalidValue);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
-  if (CoreAccess::hip(*this)) {
-    CUHIP_WARN("cudaMemPoolSetAccess: access of HIP pools is not set; "
-               "returning cudaErrorNotSupported");
-    return record(T.HipPools.count(Pool) ? cudaErrorNotSupported
-                                         : cudaErrorInvalidValue);
-  }
-  MemPool *P = livePool(T, Pool);
-  if (!P)
-    return record(cudaErrorInvalidValue);
+  MemPool *P = nullptr;
+  if (Status S = poolForAccess(*this, T, Pool, "cudaMemPoolSetAccess", P))
+    return record(S);
   for (size_t I = 0; I < Count; ++I) {
     const VirtualAccess &D = Descs[I];
     if (D.LocationType != LocationDevice ||
@@ -1340,15 +1350,9 @@ Status Runtime::memPoolGetAccess(int *Flags, void *Pool, int LocationType,
     return record(S);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
-  if (CoreAccess::hip(*this)) {
-    CUHIP_WARN("cudaMemPoolGetAccess: access of HIP pools is not known; "
-               "returning cudaErrorNotSupported");
-    return record(T.HipPools.count(Pool) ? cudaErrorNotSupported
-                                         : cudaErrorInvalidValue);
-  }
-  MemPool *P = livePool(T, Pool);
-  if (!P)
-    return record(cudaErrorInvalidValue);
+  MemPool *P = nullptr;
+  if (Status S = poolForAccess(*this, T, Pool, "cudaMemPoolGetAccess", P))
+    return record(S);
   *Flags = LocationId == poolDevice(T, P) ? 3 : 0;
   return cudaSuccess;
 }

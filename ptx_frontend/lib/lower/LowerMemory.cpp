@@ -395,25 +395,34 @@ static void lowerLoadStore(FunctionLowering &L, const Instruction &I,
     if (Invariant)
       Ld->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(L.Ctx, {}));
   };
-
-  // A weak vector without sinks is one vector access.
-  if (F.Vec > 1 && Ord == AtomicOrdering::NotAtomic && !Volatile && !HasSink) {
-    auto *VTy = FixedVectorType::get(ElemTy, F.Vec);
-    if (IsLoad) {
-      LoadInst *Ld = L.B.CreateAlignedLoad(VTy, Ptr, VecAlign);
-      markInvariant(Ld);
-      for (unsigned E = 0; E < F.Vec; ++E)
-        L.write(*Elems[E], L.B.CreateExtractElement(Ld, E), Signed);
-      return;
-    }
+  auto *VTy = FixedVectorType::get(ElemTy, F.Vec);
+  // A whole vector's elements into their registers (sinks are skipped), and
+  // the data registers into one vector (null after an operand error).
+  auto unpack = [&](Value *V) {
+    for (unsigned E = 0; E < F.Vec; ++E)
+      if (Elems[E]->K != Operand::Sink)
+        L.write(*Elems[E], L.B.CreateExtractElement(V, E), Signed);
+  };
+  auto pack = [&]() -> Value * {
     Value *V = PoisonValue::get(VTy);
     for (unsigned E = 0; E < F.Vec; ++E) {
       Value *X = L.readOperand(*Elems[E], ElemTy, Signed);
       if (!X)
-        return;
+        return nullptr;
       V = L.B.CreateInsertElement(V, X, E);
     }
-    L.B.CreateAlignedStore(V, Ptr, VecAlign);
+    return V;
+  };
+
+  // A weak vector without sinks is one vector access.
+  if (F.Vec > 1 && Ord == AtomicOrdering::NotAtomic && !Volatile && !HasSink) {
+    if (IsLoad) {
+      LoadInst *Ld = L.B.CreateAlignedLoad(VTy, Ptr, VecAlign);
+      markInvariant(Ld);
+      unpack(Ld);
+    } else if (Value *V = pack()) {
+      L.B.CreateAlignedStore(V, Ptr, VecAlign);
+    }
     return;
   }
 
@@ -429,47 +438,33 @@ static void lowerLoadStore(FunctionLowering &L, const Instruction &I,
   // A store with sinks leaves those elements alone, so it stays per element.
   if (F.Vec > 1 && (Ord != AtomicOrdering::NotAtomic || Volatile) &&
       VecBytes <= 16 && isPowerOf2_32(VecBytes) && (IsLoad || !HasSink)) {
-    auto *VTy = FixedVectorType::get(ElemTy, F.Vec);
     bool Whole = VecBytes <= 8;
     Type *IntTy = L.B.getIntNTy(VecBytes * 8);
     AtomicOrdering AccessOrd =
         Ord == AtomicOrdering::NotAtomic ? AtomicOrdering::Monotonic : Ord;
-    if (!Whole && (Ord == AtomicOrdering::Release ||
-                   Ord == AtomicOrdering::AcquireRelease) && !IsLoad)
-      L.B.CreateFence(AtomicOrdering::Release, SSID);
     if (IsLoad) {
-      Value *V;
-      if (Whole) {
-        LoadInst *Ld = L.B.CreateAlignedLoad(IntTy, Ptr, VecAlign, Volatile);
+      LoadInst *Ld = L.B.CreateAlignedLoad(Whole ? IntTy : VTy, Ptr, VecAlign,
+                                           Volatile || !Whole);
+      markInvariant(Ld);
+      if (Whole)
         Ld->setAtomic(AccessOrd, SSID);
-        markInvariant(Ld);
-        V = L.B.CreateBitCast(Ld, VTy);
-      } else {
-        LoadInst *Ld = L.B.CreateAlignedLoad(VTy, Ptr, VecAlign, true);
-        markInvariant(Ld);
-        V = Ld;
-        if (Ord == AtomicOrdering::Acquire)
-          L.B.CreateFence(AtomicOrdering::Acquire, SSID);
-      }
-      for (unsigned E = 0; E < F.Vec; ++E)
-        if (Elems[E]->K != Operand::Sink)
-          L.write(*Elems[E], L.B.CreateExtractElement(V, E), Signed);
+      else if (Ord == AtomicOrdering::Acquire)
+        L.B.CreateFence(AtomicOrdering::Acquire, SSID);
+      unpack(Whole ? L.B.CreateBitCast(Ld, VTy) : Ld);
       return;
     }
-    Value *V = PoisonValue::get(VTy);
-    for (unsigned E = 0; E < F.Vec; ++E) {
-      Value *X = L.readOperand(*Elems[E], ElemTy, Signed);
-      if (!X)
-        return;
-      V = L.B.CreateInsertElement(V, X, E);
-    }
+    Value *V = pack();
+    if (!V)
+      return;
     if (Whole) {
       StoreInst *St = L.B.CreateAlignedStore(L.B.CreateBitCast(V, IntTy), Ptr,
                                              VecAlign, Volatile);
       St->setAtomic(AccessOrd, SSID);
-    } else {
-      L.B.CreateAlignedStore(V, Ptr, VecAlign, true);
+      return;
     }
+    if (Ord == AtomicOrdering::Release)
+      L.B.CreateFence(AtomicOrdering::Release, SSID);
+    L.B.CreateAlignedStore(V, Ptr, VecAlign, true);
     return;
   }
 

@@ -1,7 +1,7 @@
 //===- DriverContext.cpp - Primary and explicit contexts ------------------===//
 //
 // cuhip has one device and one device state (the runtime core's); a context
-// is a handle on it with its own flags and limits. Contexts are tracked so
+// is a handle on it with its own flags (its limits are the device's). Contexts are tracked so
 // that a destroyed one, still on some thread's stack or held by the
 // program, is rejected with CUDA_ERROR_INVALID_CONTEXT instead of being
 // used. Each host thread has its own context stack, as in CUDA; the primary
@@ -23,7 +23,6 @@ struct CUctx_st {
   CUdevice Device = 0;
   unsigned Flags = 0;
   bool Primary = false;
-  size_t Limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
 };
 
 static CUresult primaryContext(CUcontext *Ctx, CUdevice Dev, bool Retain);
@@ -337,8 +336,9 @@ CUHIP_EXPORT CUresult cuCtxGetLimit(size_t *Value, CUlimit Limit) {
     return CUDA_ERROR_INVALID_VALUE;
   if (Limit < 0 || Limit > CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
     return CUDA_ERROR_UNSUPPORTED_LIMIT;
-  *Value = current()->Limits[Limit];
-  return CUDA_SUCCESS;
+  // The limits are the device's (the runtime core's), as the runtime API
+  // sees them, whichever context sets them.
+  return toCU(runtime().getLimit(static_cast<rt::DeviceLimit>(Limit), Value));
 }
 
 CUHIP_EXPORT CUresult cuCtxSetLimit(CUlimit Limit, size_t Value) {
@@ -346,12 +346,7 @@ CUHIP_EXPORT CUresult cuCtxSetLimit(CUlimit Limit, size_t Value) {
     return R;
   if (Limit < 0 || Limit > CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
     return CUDA_ERROR_UNSUPPORTED_LIMIT;
-  if (Limit == CU_LIMIT_MAX_L2_FETCH_GRANULARITY && Value > 128)
-    return CUDA_ERROR_INVALID_VALUE;
-  // Kept and reported back. The CPU backend's stacks and device heap grow
-  // as needed, so no size limits what a kernel can use.
-  current()->Limits[Limit] = Value;
-  return CUDA_SUCCESS;
+  return toCU(runtime().setLimit(static_cast<rt::DeviceLimit>(Limit), Value));
 }
 
 CUHIP_EXPORT CUresult cuCtxGetStreamPriorityRange(int *Least, int *Greatest) {

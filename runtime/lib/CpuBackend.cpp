@@ -76,8 +76,10 @@ bool grow(std::unique_ptr<uint8_t[], void (*)(void *)> &Buf, size_t &Size,
 /// dynamic shared size, worker count and memcheck state.
 void initBlockContext(ptx::host::BlockContext &Ctx, Dim3 Grid, Dim3 Block,
                       size_t DynamicShared, unsigned NumWorkers,
-                      ptx::host::MemcheckLaunch *Memcheck) {
+                      ptx::host::MemcheckLaunch *Memcheck,
+                      ptx::host::DeviceRuntime *Runtime) {
   std::memset(&Ctx, 0, sizeof(Ctx));
+  Ctx.Runtime = Runtime;
   Ctx.NCtaId[0] = Grid.X;
   Ctx.NCtaId[1] = Grid.Y;
   Ctx.NCtaId[2] = Grid.Z;
@@ -159,7 +161,8 @@ void CpuBackend::cancelRunningLaunches() {
 Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
                           Dim3 Block, const void *Params, size_t DynamicShared,
                           bool Cooperative, std::string &Message,
-                          ptx::host::MemcheckLaunch *Memcheck) {
+                          ptx::host::MemcheckLaunch *Memcheck,
+                          ptx::host::DeviceRuntime *Runtime) {
   std::lock_guard<std::mutex> Serial(LaunchLock);
   ptx::host::installFaultHandler();
   uint64_t Threads = uint64_t(Block.X) * Block.Y * Block.Z;
@@ -176,7 +179,7 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
   }
   if (Cooperative)
     return launchCooperative(K, Grid, Block, Params, DynamicShared, SharedBytes,
-                             FrameBytes, Message, Memcheck);
+                             FrameBytes, Message, Memcheck, Runtime);
   for (Scratch &S : Scratches)
     if (!grow(S.Shared, S.SharedSize, std::max<size_t>(SharedBytes, 64)) ||
         !grow(S.Frames, S.FramesSize, std::max<size_t>(FrameBytes, 64))) {
@@ -193,7 +196,8 @@ Status CpuBackend::launch(const ptx::host::CompiledKernel &K, Dim3 Grid,
   ThreadPool::Body Run = [&](unsigned Worker, uint64_t Begin, uint64_t End) {
     Scratch &S = Scratches[Worker];
     ptx::host::BlockContext Ctx;
-    initBlockContext(Ctx, Grid, Block, DynamicShared, Pool.size(), Memcheck);
+    initBlockContext(Ctx, Grid, Block, DynamicShared, Pool.size(), Memcheck,
+                     Runtime);
     Ctx.Shared = S.Shared.get();
     Ctx.Frames = S.Frames.get();
     Ctx.WorkerId = Worker;
@@ -345,7 +349,8 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
                                      Dim3 Grid, Dim3 Block, const void *Params,
                                      size_t DynamicShared, size_t SharedBytes,
                                      size_t FrameBytes, std::string &Message,
-                                     ptx::host::MemcheckLaunch *Memcheck) {
+                                     ptx::host::MemcheckLaunch *Memcheck,
+                                     ptx::host::DeviceRuntime *Runtime) {
   uint64_t Blocks = uint64_t(Grid.X) * Grid.Y * Grid.Z;
   // What grid.sync() finds through %envreg1:%envreg2; it lives as long as
   // this call, which returns when the grid has finished.
@@ -362,7 +367,8 @@ Status CpuBackend::launchCooperative(const ptx::host::CompiledKernel &K,
     B.Fn = K.Fn;
     B.Params = Params;
     ptx::host::BlockContext &Ctx = B.Ctx;
-    initBlockContext(Ctx, Grid, Block, DynamicShared, Pool.size(), Memcheck);
+    initBlockContext(Ctx, Grid, Block, DynamicShared, Pool.size(), Memcheck,
+                     Runtime);
     setBlockId(Ctx, Grid, I);
     Ctx.EnvReg[1] = uint32_t(WorkspaceAddress >> 32);
     Ctx.EnvReg[2] = uint32_t(WorkspaceAddress);

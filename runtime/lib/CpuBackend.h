@@ -29,17 +29,21 @@ public:
   /// blocks resident at once (the caller has checked their size). On
   /// failure Message says why. In memcheck mode Memcheck holds the
   /// allocations the checks accept; the backend fills in the block's sizes.
+  /// Runtime, when given, serves the grid's device-side runtime calls
+  /// (dynamic parallelism).
   Status launch(const ptx::host::CompiledKernel &K, Dim3 Grid, Dim3 Block,
                 const void *Params, size_t DynamicShared, bool Cooperative,
                 std::string &Message,
-                ptx::host::MemcheckLaunch *Memcheck = nullptr);
+                ptx::host::MemcheckLaunch *Memcheck = nullptr,
+                ptx::host::DeviceRuntime *Runtime = nullptr);
 
 private:
   Status launchCooperative(const ptx::host::CompiledKernel &K, Dim3 Grid,
                            Dim3 Block, const void *Params,
                            size_t DynamicShared, size_t SharedBytes,
                            size_t FrameBytes, std::string &Message,
-                           ptx::host::MemcheckLaunch *Memcheck);
+                           ptx::host::MemcheckLaunch *Memcheck,
+                           ptx::host::DeviceRuntime *Runtime);
 
   struct Scratch {
     std::unique_ptr<uint8_t[], void (*)(void *)> Shared{nullptr, ::free};

@@ -22,6 +22,7 @@
 #include "cuhip/runtime/Graph.h"
 
 #include "CpuBackend.h"
+#include "DeviceLaunch.h"
 #include "DeviceArena.h"
 #include "HipBackend.h"
 #include "StreamQueue.h"
@@ -443,6 +444,9 @@ struct Runtime::Impl {
     size_t PersistingL2CacheSize = 0;
     int CacheConfig = 0;     // cudaFuncCachePreferNone
     int SharedMemConfig = 0; // cudaSharedMemBankSizeDefault
+    // Dynamic parallelism (CPU backend): CUDA's defaults.
+    size_t DevRuntimeSyncDepth = 2;
+    size_t DevRuntimePendingLaunchCount = 2048;
   };
   std::mutex DeviceLock;
   DeviceSettings Settings;
@@ -1326,8 +1330,45 @@ void Runtime::Impl::LaunchWork::run() {
   std::chrono::steady_clock::time_point Start;
   if (Timed)
     Start = std::chrono::steady_clock::now();
+  // Dynamic parallelism: what the grid's threads launch runs after it.
+  DeviceLaunchEnv Env;
+  Env.Resolve = [Mod = K->Mod](const void *Fn, Kernel **Out)
+      -> const ptx::host::CompiledKernel * {
+    for (const ptx::host::CompiledKernel &CK : Mod->Compiled)
+      if (reinterpret_cast<const void *>(CK.Fn) == Fn) {
+        *Out = nullptr;
+        for (Kernel *KR : Mod->Kernels)
+          if (KR->Compiled == &CK)
+            *Out = KR;
+        return &CK;
+      }
+    return nullptr;
+  };
+  Env.Launch = [&](const ptx::host::CompiledKernel &CK, Dim3 G, Dim3 B,
+                   const void *Prm, size_t Shared,
+                   ptx::host::DeviceRuntime *Runtime, std::string &M) {
+    if (P.Sticky.load(std::memory_order_acquire))
+      return Status(P.Sticky.load());
+    ptx::host::MemcheckLaunch ChildCheck;
+    ChildCheck.Live = Check.Live;
+    ChildCheck.NumLive = Check.NumLive;
+    ChildCheck.Freed = Check.Freed;
+    ChildCheck.NumFreed = Check.NumFreed;
+    ChildCheck.Params = Prm;
+    ChildCheck.ParamBytes = CK.Info.ParamBufferSize;
+    return P.backend().launch(CK, G, B, Prm, Shared, false, M,
+                              Snapshot ? &ChildCheck : nullptr, Runtime);
+  };
+  {
+    std::lock_guard<std::mutex> G(P.DeviceLock);
+    Env.PendingLimit = P.Settings.DevRuntimePendingLaunchCount;
+  }
+  GridRuntime Device(Env, 0);
   Status S = P.backend().launch(*C, Grid, Block, Params.data(), SharedMem,
-                                Cooperative, Msg, Snapshot ? &Check : nullptr);
+                                Cooperative, Msg, Snapshot ? &Check : nullptr,
+                                &Device);
+  if (S == cudaSuccess)
+    S = Device.runQueued(Msg);
   if (S != cudaSuccess) {
     CUHIP_ERROR("%s", Msg.c_str());
     P.workFailed(S);
@@ -3004,8 +3045,13 @@ Status Runtime::getLimit(DeviceLimit L, size_t *Value) {
     return cudaSuccess;
   case DeviceLimit::DevRuntimeSyncDepth:
   case DeviceLimit::DevRuntimePendingLaunchCount:
-    // Kernels cannot launch kernels here (no dynamic parallelism).
-    return record(cudaErrorUnsupportedLimit);
+    // Kernels launch kernels on the CPU backend only (DeviceLaunch.h).
+    if (P->hip())
+      return record(cudaErrorUnsupportedLimit);
+    *Value = L == DeviceLimit::DevRuntimeSyncDepth
+                 ? D.DevRuntimeSyncDepth
+                 : D.DevRuntimePendingLaunchCount;
+    return cudaSuccess;
   }
   return record(cudaErrorUnsupportedLimit);
 }
@@ -3044,8 +3090,21 @@ Status Runtime::setLimit(DeviceLimit L, size_t Value) {
         std::min(Value, size_t(deviceInfo(0).MaxPersistingL2CacheSize));
     return cudaSuccess;
   case DeviceLimit::DevRuntimeSyncDepth:
+    // Kept and reported: CUDA 12's device runtime has no device-side
+    // synchronisation for the depth to bound.
+    if (P->hip())
+      return record(cudaErrorUnsupportedLimit);
+    if (Value > GridRuntime::MaxDepth)
+      return record(cudaErrorInvalidValue);
+    D.DevRuntimeSyncDepth = Value;
+    return cudaSuccess;
   case DeviceLimit::DevRuntimePendingLaunchCount:
-    return record(cudaErrorUnsupportedLimit);
+    if (P->hip())
+      return record(cudaErrorUnsupportedLimit);
+    if (!Value)
+      return record(cudaErrorInvalidValue);
+    D.DevRuntimePendingLaunchCount = Value;
+    return cudaSuccess;
   }
   return record(cudaErrorUnsupportedLimit);
 }

@@ -57,6 +57,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/AmdgpuTarget.h"
+#include "cuhip/ptx/DeviceRuntimeApi.h"
 #include "cuhip/ptx/Mbarrier.h"
 #include "../Pipelines.h"
 
@@ -161,6 +162,8 @@ std::string describeCallee(StringRef Name) {
       {"malloc", MallocRefusal},
       {"free", MallocRefusal},
   };
+  if (isDeviceRuntimeFunction(Name))
+    return "dynamic parallelism (device runtime call " + Name.str() + ")";
   for (const Family &F : Families)
     if (Name.starts_with(F.Prefix))
       return std::string(F.What) + " [" + Name.str() + "]";

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "DeviceLibrary.h"
 
+#include "cuhip/ptx/DeviceRuntimeApi.h"
 #include "cuhip/ptx/HostTarget.h"
 
 #include <algorithm>
@@ -372,6 +373,20 @@ void deviceMalloc(void *Ret, const void *Args, const BlockContext *, uint32_t,
                   uint32_t, uint32_t) {
   uint64_t Size;
   std::memcpy(&Size, Args, 8);
+  void *P = deviceHeapMalloc(Size);
+  std::memcpy(Ret, &P, 8);
+}
+
+void deviceFree(void *, const void *Args, const BlockContext *, uint32_t,
+                uint32_t, uint32_t) {
+  void *P;
+  std::memcpy(&P, Args, 8);
+  deviceHeapFree(P);
+}
+
+} // namespace
+
+void *deviceHeapMalloc(uint64_t Size) {
   void *P = std::malloc(Size ? Size : 1);
   if (P) {
     uint64_t Usable = malloc_usable_size(P);
@@ -386,13 +401,10 @@ void deviceMalloc(void *Ret, const void *Args, const BlockContext *, uint32_t,
     std::lock_guard<std::mutex> G(HeapLock);
     HeapBlocks[reinterpret_cast<uint64_t>(P)] = Size;
   }
-  std::memcpy(Ret, &P, 8);
+  return P;
 }
 
-void deviceFree(void *, const void *Args, const BlockContext *, uint32_t,
-                uint32_t, uint32_t) {
-  void *P;
-  std::memcpy(&P, Args, 8);
+void deviceHeapFree(void *P) {
   if (HeapTracking.load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> G(HeapLock);
     HeapBlocks.erase(reinterpret_cast<uint64_t>(P));
@@ -401,8 +413,6 @@ void deviceFree(void *, const void *Args, const BlockContext *, uint32_t,
     HeapUsed.fetch_sub(malloc_usable_size(P), std::memory_order_relaxed);
   std::free(P);
 }
-
-} // namespace
 
 void setMemcheckDeviceHeapTracking(bool On) { HeapTracking.store(On); }
 
@@ -431,7 +441,19 @@ DeviceLibraryFunction deviceLibraryFunction(const std::string &Name) {
     return deviceMalloc;
   if (Name == "free")
     return deviceFree;
-  return nullptr;
+  return deviceRuntimeCall(Name); // DeviceRuntimeCalls.cpp
+}
+
+const std::vector<std::string> &deviceLibraryNames() {
+  static const std::vector<std::string> Names = [] {
+    std::vector<std::string> N = {"vprintf", "__assertfail", "malloc", "free"};
+    for (std::string_view F : DeviceRuntimeFunctions)
+      for (const char *Prefix : {"__cudaCDP2", "cuda"})
+        for (const char *Suffix : {"", "_ptsz"})
+          N.push_back(Prefix + std::string(F) + Suffix);
+    return N;
+  }();
+  return Names;
 }
 
 } // namespace cuhip::ptx::host

@@ -107,9 +107,8 @@ HostCompiler::create(const HostCompileOptions &Options) {
   add("cuhip_tex_query", &cuhip_tex_query);
   add("cuhip_surf_load", &cuhip_surf_load);
   add("cuhip_surf_store", &cuhip_surf_store);
-  for (const char *Name : {"vprintf", "__assertfail", "malloc", "free"})
-    add((std::string("cuhip_device_") + Name).c_str(),
-        deviceLibraryFunction(Name));
+  for (const std::string &Name : deviceLibraryNames())
+    add(("cuhip_device_" + Name).c_str(), deviceLibraryFunction(Name));
   if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(std::move(Helpers))))
     return std::move(E);
   std::unique_ptr<HostCompiler> HC(new HostCompiler());

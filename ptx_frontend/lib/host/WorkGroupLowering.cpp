@@ -1386,8 +1386,9 @@ static Error inlineDeviceFunctions(Module &M) {
       if (!F.use_empty() && !deviceLibraryFunction(F.getName().str()))
         return createStringError(
             "device function '%s' is declared but not defined in the module; "
-            "the CPU backend provides only vprintf, __assertfail, malloc and "
-            "free (separately compiled device code is not linked yet)",
+            "the CPU backend provides only vprintf, __assertfail, malloc, "
+            "free and the device runtime (separately compiled device code is "
+            "not linked yet)",
             F.getName().str().c_str());
       continue;
     }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/ptx/Link.h"
+#include "cuhip/ptx/DeviceRuntimeApi.h"
 
 #include "cuhip/ptx/Parser.h"
 
@@ -36,7 +37,19 @@ bool isBackendFunction(StringRef Name) {
          // The texture sampler the texture instructions call (LowerTexture.cpp).
          Name == "cuhip_tex_fetch" || Name == "cuhip_tex_gather" ||
          Name == "cuhip_tex_query" || Name == "cuhip_surf_load" ||
-         Name == "cuhip_surf_store";
+         Name == "cuhip_surf_store" ||
+         // Dynamic parallelism's device runtime (DeviceRuntimeApi.h).
+         isDeviceRuntimeFunction(Name);
+}
+
+/// Whether M is NVIDIA's device runtime library (libcudadevrt, linked into
+/// -rdc programs that launch kernels from the device). Its functions drive
+/// the GPU's own launch hardware; the backends provide them instead.
+bool isDeviceRuntimeLibrary(const Module &M) {
+  for (const Function &F : M.Functions)
+    if (F.Body && isDeviceRuntimeDefinition(F.Name))
+      return true;
+  return false;
 }
 
 /// Whether a global of space S takes part in linking (shared, local and
@@ -267,6 +280,7 @@ parseAndLower(std::string_view Text, const std::string &FileName,
   // With Roots, a unit that does not parse only matters if a root is then
   // left undefined: it may be a library member the program never uses.
   std::vector<std::unique_ptr<DiagnosticEngine>> Unparsed;
+  std::set<std::string> DeviceRuntimeSymbols;
   auto forward = [&](const DiagnosticEngine &UnitDiags, const LinkUnit &U) {
     for (const Diagnostic &D : UnitDiags.diagnostics()) {
       // Line numbers are the unit's own; the message names the unit.
@@ -289,6 +303,19 @@ parseAndLower(std::string_view Text, const std::string &FileName,
     forward(*UnitDiags, U);
     if (!M)
       return std::nullopt;
+    if (isDeviceRuntimeLibrary(*M)) {
+      Diags.note({}, U.Name + " is left out: it is NVIDIA's device runtime, "
+                              "which the backend provides itself");
+      // Its own kernels (device-side copies and fills) and variables are
+      // registered by the host like the program's; nothing else uses them.
+      for (const Function &F : M->Functions)
+        if (F.Body && F.IsEntry)
+          DeviceRuntimeSymbols.insert(F.Name);
+      for (const VarDecl &V : M->Globals)
+        if (V.Link != Linkage::Extern)
+          DeviceRuntimeSymbols.insert(V.Name);
+      continue;
+    }
     M->FileName = FileName;
     Parsed.push_back(std::move(*M));
     Names.push_back(U.Name);
@@ -298,7 +325,18 @@ parseAndLower(std::string_view Text, const std::string &FileName,
   std::vector<bool> Optional;
   if (Roots) {
     std::vector<bool> Referenced;
-    std::vector<std::string> AllDefined;
+    std::vector<std::string> AllDefined, OwnRoots;
+    if (!DeviceRuntimeSymbols.empty() && !Roots->empty()) {
+      for (const std::string &R : *Roots)
+        if (!DeviceRuntimeSymbols.count(R))
+          OwnRoots.push_back(R);
+      if (OwnRoots.empty()) {
+        Diags.error({}, "the program's only kernels and variables are the "
+                        "device runtime's");
+        return std::nullopt;
+      }
+      Roots = &OwnRoots;
+    }
     if (Roots->empty()) {
       // Every definition is a root; only unreferenced units are optional.
       for (const Module &M : Parsed) {

@@ -188,11 +188,11 @@ std::optional<LoweredModule> ModuleLowering::run() {
     Globals[D.Name] = S;
   }
   for (const auto &F : PM.Functions) {
-    if (!F.Body) {
-      if (F.IsEntry)
-        Diags.error(F.Loc, "kernel '" + F.Name + "' has no body");
+    // A kernel without a body is declared for another linked unit to
+    // define (-rdc device code that launches it); linking reports it if
+    // none does.
+    if (!F.Body)
       continue;
-    }
     FunctionLowering(*this, F).run();
   }
   // Drop declarations of .func that nothing references.

@@ -418,6 +418,26 @@ TEST_F(Driver, Limits) {
   CHECK_CU(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 64 << 20));
   CHECK_CU(cuCtxGetLimit(&V, CU_LIMIT_MALLOC_HEAP_SIZE));
   EXPECT_EQ(V, size_t(64 << 20));
+  // The device's limit, whichever context set it.
+  CUcontext Mine, Primary;
+  CHECK_CU(cuCtxGetCurrent(&Primary));
+  CHECK_CU(cuCtxCreate(&Mine, nullptr, 0, 0));
+  CHECK_CU(cuCtxGetLimit(&V, CU_LIMIT_MALLOC_HEAP_SIZE));
+  EXPECT_EQ(V, size_t(64 << 20));
+  CHECK_CU(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 8 << 20));
+  CHECK_CU(cuCtxDestroy(Mine));
+  CHECK_CU(cuCtxSetCurrent(Primary));
+  CHECK_CU(cuCtxGetLimit(&V, CU_LIMIT_MALLOC_HEAP_SIZE));
+  EXPECT_EQ(V, size_t(8 << 20));
+  // Dynamic parallelism's limits (the CPU backend's device runtime).
+  CHECK_CU(cuCtxGetLimit(&V, CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT));
+  EXPECT_EQ(V, 2048u);
+  CHECK_CU(cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, 16));
+  CHECK_CU(cuCtxGetLimit(&V, CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT));
+  EXPECT_EQ(V, 16u);
+  CHECK_CU(cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, 2048));
+  EXPECT_EQ(cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, 25),
+            CUDA_ERROR_INVALID_VALUE); // deeper than grids can nest
   EXPECT_EQ(cuCtxGetLimit(&V, CUlimit(99)), CUDA_ERROR_UNSUPPORTED_LIMIT);
   int Least, Greatest;
   CHECK_CU(cuCtxGetStreamPriorityRange(&Least, &Greatest));

@@ -118,6 +118,8 @@ TEST(CudartDevices, FlagsAndInitDevice) {
 
 TEST(CudartDevices, Limits) {
   size_t V = 0;
+  EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitDevRuntimeSyncDepth), cudaSuccess);
+  EXPECT_EQ(V, 2u);
   EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitMallocHeapSize), cudaSuccess);
   EXPECT_EQ(V, size_t(8) << 20);
   EXPECT_EQ(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20), cudaSuccess);
@@ -135,8 +137,17 @@ TEST(CudartDevices, Limits) {
             cudaSuccess);
   EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitPersistingL2CacheSize), cudaSuccess);
   EXPECT_EQ(V, 4096u);
-  EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitDevRuntimeSyncDepth),
-            cudaErrorUnsupportedLimit);
+  // Dynamic parallelism's limits, with CUDA's defaults.
+  EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitDevRuntimeSyncDepth), cudaSuccess);
+  EXPECT_EQ(V, 2u);
+  EXPECT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 16), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 25),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimitDevRuntimePendingLaunchCount),
+            cudaSuccess);
+  EXPECT_EQ(V, 2048u);
+  EXPECT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 0),
+            cudaErrorInvalidValue);
   EXPECT_EQ(cudaDeviceGetLimit(&V, cudaLimit(42)), cudaErrorUnsupportedLimit);
   EXPECT_EQ(cudaDeviceSetLimit(cudaLimit(42), 1), cudaErrorUnsupportedLimit);
   EXPECT_EQ(cudaDeviceGetLimit(nullptr, cudaLimitStackSize), cudaErrorInvalidValue);

@@ -237,6 +237,146 @@ TEST(Link, NoUnitLowersNamesEachCause) {
   EXPECT_NE(Errors.find("pmevent"), std::string::npos) << Errors;
 }
 
+// Dynamic parallelism: a kernel launches one another unit defines, which
+// it declares as a body-less .entry, through the device runtime's calls.
+// NVIDIA's device runtime library, linked into such programs, is left out
+// (its functions drive GPU hardware; the backends provide them), and so are
+// its own kernels and variables, though the host registers them as roots.
+TEST(Link, DeviceRuntimeLibraryIsLeftOut) {
+  const std::string Parent = unit(R"(
+.extern .func (.param .b64 r) __cudaCDP2GetParameterBufferV2
+  (.param .b64 f, .param .align 4 .b8 g[12], .param .align 4 .b8 b[12],
+   .param .b32 s);
+.extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2
+  (.param .b64 p, .param .b64 s);
+.extern .entry child(.param .u64 out);
+.visible .entry parent(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, child;
+  {
+  .param .b64 f;
+  .param .align 4 .b8 g[12];
+  .param .align 4 .b8 b[12];
+  .param .b32 s;
+  .param .b64 r;
+  st.param.b64 [f], %rd2;
+  st.param.v2.b32 [g], {1, 1};
+  st.param.b32 [g+8], 1;
+  st.param.v2.b32 [b], {1, 1};
+  st.param.b32 [b+8], 1;
+  st.param.b32 [s], 0;
+  call (r), __cudaCDP2GetParameterBufferV2, (f, g, b, s);
+  ld.param.b64 %rd3, [r];
+  }
+  st.u64 [%rd3], %rd1;
+  {
+  .param .b64 p;
+  .param .b64 s;
+  .param .b32 r;
+  st.param.b64 [p], %rd3;
+  st.param.b64 [s], 0;
+  call (r), __cudaCDP2LaunchDeviceV2, (p, s);
+  ld.param.b32 %r1, [r];
+  }
+  ret;
+}
+)");
+  const std::string Child = unit(R"(
+.visible .entry child(.param .u64 out)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], 1;
+  ret;
+}
+)");
+  // Stands in for libcudadevrt: it defines the calls in terms of what no
+  // backend has, and has a kernel and a variable of its own.
+  const std::string DeviceRuntime = unit(R"(
+.extern .func (.param .b32 r) __cuda_syscall_launch(.param .b64 p);
+.visible .global .align 4 .u32 cudartErrorTable = 1;
+.visible .func (.param .b64 r) __cudaCDP2GetParameterBufferV2
+  (.param .b64 f, .param .align 4 .b8 g[12], .param .align 4 .b8 b[12],
+   .param .b32 s)
+{
+  st.param.b64 [r], 0;
+  ret;
+}
+.visible .func (.param .b32 r) __cudaCDP2LaunchDeviceV2
+  (.param .b64 p, .param .b64 s)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [p];
+  {
+  .param .b64 q;
+  .param .b32 t;
+  st.param.b64 [q], %rd1;
+  call (t), __cuda_syscall_launch, (q);
+  ld.param.b32 %r1, [t];
+  }
+  st.param.b32 [r], %r1;
+  ret;
+}
+.entry memcpy_device(.param .u64 p)
+{
+  ret;
+}
+)");
+  std::string Text = joinLinkUnits({{"parent.ptx", Parent},
+                                    {"child.ptx", Child},
+                                    {"cudadevrt.ptx", DeviceRuntime}});
+  llvm::LLVMContext Ctx;
+  DiagnosticEngine Diags("linked");
+  std::vector<std::string> Roots = {"parent", "child", "memcpy_device",
+                                    "cudartErrorTable"};
+  auto Lowered = parseAndLower(Text, "linked", Ctx, Diags, {}, &Roots);
+  std::string Errors = Diags.formatAll();
+  ASSERT_TRUE(Lowered) << Errors;
+  EXPECT_NE(Errors.find("cudadevrt.ptx is left out: it is NVIDIA's device "
+                        "runtime"),
+            std::string::npos)
+      << Errors;
+  llvm::Module &M = *Lowered->IR;
+  // The launch's target is the other unit's kernel; the device runtime's
+  // calls stay for the backend, and nothing of its library remains.
+  ASSERT_TRUE(M.getFunction("child"));
+  EXPECT_FALSE(M.getFunction("child")->isDeclaration());
+  ASSERT_TRUE(M.getFunction("__cudaCDP2LaunchDeviceV2"));
+  EXPECT_TRUE(M.getFunction("__cudaCDP2LaunchDeviceV2")->isDeclaration());
+  EXPECT_FALSE(M.getFunction("__cuda_syscall_launch"));
+  EXPECT_FALSE(M.getFunction("memcpy_device"));
+  EXPECT_FALSE(M.getGlobalVariable("cudartErrorTable"));
+  std::vector<std::string> Names;
+  for (const KernelInfo &K : Lowered->Kernels)
+    Names.push_back(K.Name);
+  EXPECT_EQ(Names, (std::vector<std::string>{"parent", "child"}));
+}
+
+// A body-less .entry no unit defines is an unresolved reference.
+TEST(Link, UndefinedExternKernelIsUnresolved) {
+  const std::string Taker = unit(R"(
+.extern .entry elsewhere(.param .u64 out);
+.visible .entry taker(.param .u64 out)
+{
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, elsewhere;
+  st.global.u64 [%rd1], %rd2;
+  ret;
+}
+)");
+  llvm::LLVMContext Ctx;
+  Result R = link({{"taker.ptx", Taker}, {"helper.ptx", Helper}}, Ctx);
+  EXPECT_FALSE(R.Lowered);
+  EXPECT_NE(R.Errors.find("unresolved external function 'elsewhere'"),
+            std::string::npos)
+      << R.Errors;
+}
+
 TEST(Link, AmdgpuCompilesLinkedUnits) {
   const amdgpu::Target *T = amdgpu::findTarget("gfx90a");
   ASSERT_TRUE(T);

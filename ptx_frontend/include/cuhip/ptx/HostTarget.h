@@ -62,6 +62,10 @@ struct BlockContext {
   /// Memcheck mode only: what the launch's access checks compare against
   /// (null otherwise). Read by cuhip_memcheck, never by generated code.
   const struct MemcheckLaunch *Memcheck;
+  /// The launch's device runtime (dynamic parallelism: the launches,
+  /// streams and copies its threads ask for), or null where the runtime
+  /// gives none. Read by the device library, never by generated code.
+  class DeviceRuntime *Runtime;
 };
 static_assert(offsetof(BlockContext, NTid) == 24);
 static_assert(offsetof(BlockContext, DynamicSharedBytes) == 36);
@@ -73,6 +77,7 @@ static_assert(offsetof(BlockContext, NumWorkers) == 64);
 static_assert(offsetof(BlockContext, EnvReg) == 72);
 static_assert(offsetof(BlockContext, Fiber) == 88);
 static_assert(offsetof(BlockContext, Memcheck) == 96);
+static_assert(offsetof(BlockContext, Runtime) == 104);
 
 /// The workspace a cooperative launch gives its grid (the layout CUDA's
 /// cooperative_groups headers read through %envreg1:%envreg2). grid.sync()
@@ -343,6 +348,63 @@ using DeviceLibraryFunction = void (*)(void *Ret, const void *Args,
                                        uint32_t TidY, uint32_t TidZ);
 /// The implementation of a PTX .extern function name, or nullptr.
 DeviceLibraryFunction deviceLibraryFunction(const std::string &Name);
+/// Every name deviceLibraryFunction knows.
+const std::vector<std::string> &deviceLibraryNames();
+
+/// The device runtime API of dynamic parallelism as the runtime provides it
+/// to one running grid (BlockContext::Runtime). Device code calls it
+/// through the device library (`__cudaCDP2*` and the older `cuda*` names of
+/// NVIDIA's libcudadevrt, whose own PTX is never linked). Every method may
+/// be called from several blocks at once. Results are cudaError_t values.
+class DeviceRuntime {
+public:
+  virtual ~DeviceRuntime();
+  struct Dim {
+    uint32_t X, Y, Z;
+  };
+  /// A parameter buffer for a launch of the kernel whose address device
+  /// code took (its block function), or null with Error set.
+  virtual void *parameterBuffer(const void *Kernel, Dim Grid, Dim Block,
+                                uint32_t SharedBytes, int &Error) = 0;
+  /// cudaGetParameterBuffer's older form: a buffer with no kernel yet.
+  virtual void *parameterBuffer(uint64_t Alignment, uint64_t Size,
+                                int &Error) = 0;
+  /// Launches what parameterBuffer set up, in the device stream Stream.
+  virtual int launch(void *ParamBuffer, uint64_t Stream) = 0;
+  /// The older form, naming the kernel and shape at the launch.
+  virtual int launch(const void *Kernel, void *ParamBuffer, Dim Grid,
+                     Dim Block, uint32_t SharedBytes, uint64_t Stream) = 0;
+  virtual int streamCreate(uint64_t *Stream, uint32_t Flags) = 0;
+  virtual int streamDestroy(uint64_t Stream) = 0;
+  virtual int eventCreate(uint64_t *Event, uint32_t Flags) = 0;
+  virtual int eventRecord(uint64_t Event, uint64_t Stream) = 0;
+  virtual int eventDestroy(uint64_t Event) = 0;
+  virtual int streamWaitEvent(uint64_t Stream, uint64_t Event) = 0;
+  /// A copy or fill in a device stream: runs in that stream's order.
+  virtual int enqueueCopy(void *Dst, const void *Src, uint64_t Bytes,
+                          uint64_t Stream) = 0;
+  virtual int enqueueCopy2D(void *Dst, uint64_t DPitch, const void *Src,
+                            uint64_t SPitch, uint64_t Width, uint64_t Height,
+                            uint64_t Stream) = 0;
+  virtual int enqueueFill(void *Dst, uint64_t Pitch, uint32_t Value,
+                          uint64_t Width, uint64_t Height,
+                          uint64_t Stream) = 0;
+  virtual int deviceAttribute(int *Value, int Attribute, int Device) = 0;
+  virtual int limit(uint64_t *Value, int Limit) = 0;
+  virtual int maxActiveBlocks(int *Blocks, const void *Kernel,
+                              int BlockSize, uint64_t DynamicShared) = 0;
+  virtual int funcAttributes(void *Attributes, const void *Kernel) = 0;
+  virtual int device() = 0;
+  virtual int deviceCount() = 0;
+  virtual int runtimeVersion() = 0;
+  virtual const char *errorString(int Error) = 0;
+  virtual const char *errorName(int Error) = 0;
+  /// The calling thread's last device-runtime error; Reset clears it.
+  virtual int lastError(const BlockContext *Ctx, uint32_t TidX,
+                        uint32_t TidY, uint32_t TidZ, bool Reset) = 0;
+  virtual void setLastError(const BlockContext *Ctx, uint32_t TidX,
+                            uint32_t TidY, uint32_t TidZ, int Error) = 0;
+};
 
 enum BlockStatus : uint32_t {
   BlockOk = 0,

@@ -51,6 +51,9 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -942,9 +945,19 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
     IB.CreateCondBr(IB.CreateICmpULT(T1, NThreads), Init, WarpHead);
   }
 
+  // Warps take turns: each runs its runnable lanes to their next cut and
+  // has its collective evaluated, then the next warp does; rounds repeat
+  // while any warp moved, and the block barrier step comes when none can.
+  // So warps go through their collectives together, as on a GPU, and code
+  // that races benignly between warps of a region (a warp reading a shared
+  // value another warp overwrites after its next shuffles) sees what it
+  // would there.
+  BasicBlock *RoundEnd = BasicBlock::Create(Ctx, "round.end", BlockFn);
   IRBuilder<> WB(WarpHead);
   PHINode *W = WB.CreatePHI(I32, 3, "w");
   W->addIncoming(WB.getInt32(0), Init);
+  PHINode *Moved = WB.CreatePHI(WB.getInt1Ty(), 3, "moved");
+  Moved->addIncoming(WB.getFalse(), Init);
   Value *WarpBase = WB.CreateMul(W, WB.getInt32(32));
   Value *Lanes = WB.CreateBinaryIntrinsic(
       Intrinsic::umin, WB.CreateSub(NThreads, WarpBase), WB.getInt32(32), nullptr,
@@ -1018,17 +1031,25 @@ void WorkGroupBuilder::buildScheduledBlockFunction() {
 
   IRBuilder<> SB(Step);
   Value *More = SB.CreateCall(WarpStep, {WarpFrames, Lanes, Sched});
-  Lane->addIncoming(SB.getInt32(0), Step);
-  SB.CreateCondBr(SB.CreateICmpNE(More, SB.getInt32(0)), LaneHead, WarpDone);
+  Value *MovedNow =
+      SB.CreateOr(Moved, SB.CreateICmpNE(More, SB.getInt32(0)), "moved.now");
+  SB.CreateBr(WarpDone);
 
   IRBuilder<> DB(WarpDone);
   Value *W1 = DB.CreateAdd(W, DB.getInt32(1));
   W->addIncoming(W1, WarpDone);
-  DB.CreateCondBr(DB.CreateICmpULT(W1, NWarps), WarpHead, BlockStep);
+  Moved->addIncoming(MovedNow, WarpDone);
+  DB.CreateCondBr(DB.CreateICmpULT(W1, NWarps), WarpHead, RoundEnd);
+
+  IRBuilder<> EB(RoundEnd);
+  W->addIncoming(EB.getInt32(0), RoundEnd);
+  Moved->addIncoming(EB.getFalse(), RoundEnd);
+  EB.CreateCondBr(MovedNow, WarpHead, BlockStep);
 
   IRBuilder<> BB(BlockStep);
   Value *Next = BB.CreateCall(BarrierStep, {Frames, NThreads, Sched});
   W->addIncoming(BB.getInt32(0), BlockStep);
+  Moved->addIncoming(BB.getFalse(), BlockStep);
   SwitchInst *SW = BB.CreateSwitch(Next, Done, 3);
   SW->addCase(BB.getInt32(0), WarpHead);
   SW->addCase(BB.getInt32(2), Divergent);
@@ -1200,6 +1221,94 @@ void WorkGroupBuilder::buildBlockFunction() {
   }
 }
 
+/// Warps of a block run one after another between cuts (the SIMD path
+/// runs a region for one warp, then the next). On a GPU they go through a
+/// region together, and kernels rely on it without knowing: a region that
+/// reads a shared word, reduces across the warp and then has lane 0
+/// overwrite that word (reusing one scratch array for two reductions
+/// between the same barriers) races between warps, yet on a GPU every warp
+/// reads before any warp's shuffles are done. Such a region gets a block
+/// barrier before its first collective that every thread entering it
+/// reaches once (it post-dominates the region's start, in the same loop),
+/// that a shared-memory load can reach and that dominates a shared-memory
+/// store. Every thread reaches the added barrier as often as the region's
+/// start, so it changes no result of a race-free kernel.
+static void holdWarpsTogether(Function &F) {
+  auto isWarpCollective = [](const Instruction &I) {
+    const CollectiveInfo *CI = collectiveInfo(I);
+    return CI && CI->F != CollectiveInfo::NamedBarrier &&
+           CI->F != CollectiveInfo::BarRed &&
+           CI->F != CollectiveInfo::None;
+  };
+  auto isShared = [](const Value *Ptr) {
+    return Ptr->getType()->getPointerAddressSpace() == 3;
+  };
+  DominatorTree DT(F);
+  PostDominatorTree PDT(F);
+  LoopInfo LI(DT);
+  SmallVector<Instruction *> Starts = {&*F.getEntryBlock().begin()};
+  for (Instruction &I : instructions(F))
+    if (isBarrier(I) && I.getNextNode())
+      Starts.push_back(I.getNextNode());
+  SmallVector<Instruction *> Cuts;
+  for (Instruction *Start : Starts) {
+    // The region: what Start reaches without crossing a barrier.
+    SmallVector<Instruction *> Loads, Collectives, Stores;
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    SmallVector<std::pair<BasicBlock *, Instruction *>> Work = {
+        {Start->getParent(), Start}};
+    bool Bounded = true;
+    while (!Work.empty()) {
+      auto [BB, From] = Work.pop_back_val();
+      bool Stopped = false;
+      for (auto It = From->getIterator(); It != BB->end(); ++It) {
+        Instruction &I = *It;
+        if (isBarrier(I) || isMarker(I, BlockCutName)) {
+          Stopped = true;
+          break;
+        }
+        if (auto *L = dyn_cast<LoadInst>(&I); L && isShared(L->getPointerOperand()))
+          Loads.push_back(L);
+        else if (auto *S = dyn_cast<StoreInst>(&I);
+                 S && isShared(S->getPointerOperand()))
+          Stores.push_back(S);
+        else if (isWarpCollective(I))
+          Collectives.push_back(&I);
+      }
+      if (Stopped)
+        continue;
+      for (BasicBlock *Succ : successors(BB))
+        if (Seen.insert(Succ).second)
+          Work.push_back({Succ, &*Succ->begin()});
+      Bounded &= Seen.size() < 4096;
+    }
+    if (!Bounded || Loads.empty() || Stores.empty())
+      continue;
+    for (Instruction *C : Collectives) {
+      if (!PDT.dominates(C->getParent(), Start->getParent()) ||
+          (C->getParent() == Start->getParent() && C->comesBefore(Start)) ||
+          LI.getLoopFor(C->getParent()) != LI.getLoopFor(Start->getParent()))
+        continue;
+      // A read on some path to C (often guarded: `if (tid < n) x = s[0];`).
+      bool ReadBefore = llvm::any_of(Loads, [&](Instruction *L) {
+        return !DT.dominates(C, L) &&
+               isPotentiallyReachable(L, C, nullptr, &DT, &LI);
+      });
+      bool WrittenAfter = llvm::any_of(
+          Stores, [&](Instruction *S) { return DT.dominates(C, S); });
+      if (ReadBefore && WrittenAfter) {
+        Cuts.push_back(C);
+        break;
+      }
+    }
+  }
+  for (Instruction *C : Cuts) {
+    IRBuilder<> B(C);
+    B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
+                      {B.getInt32(0)});
+  }
+}
+
 Error WorkGroupBuilder::run() {
   if (Error E = makeThreadFunction())
     return E;
@@ -1211,6 +1320,7 @@ Error WorkGroupBuilder::run() {
       if (Function *F = CI->getCalledFunction())
         UsesReserved |= F->getName().starts_with("cuhip.sreg.reserved_smem");
   // Before flattening, while each access still names its state space.
+  holdWarpsTogether(*Thread);
   if (Memcheck)
     instrumentMemoryAccesses(*Thread, Thread->getArg(ArgCtx),
                              Thread->getArg(ArgTidX), Thread->getArg(ArgTidY),

@@ -1230,8 +1230,8 @@ void WorkGroupBuilder::buildBlockFunction() {
 /// reads before any warp's shuffles are done. Such a region gets a block
 /// barrier before its first collective that every thread entering it
 /// reaches once (it post-dominates the region's start, in the same loop),
-/// that a shared-memory load can reach and that dominates a shared-memory
-/// store. Every thread reaches the added barrier as often as the region's
+/// that a shared-memory load can reach and from which a shared-memory store
+/// of the region can be reached. Every thread reaches the added barrier as often as the region's
 /// start, so it changes no result of a race-free kernel.
 static void holdWarpsTogether(Function &F) {
   auto isWarpCollective = [](const Instruction &I) {
@@ -1294,8 +1294,11 @@ static void holdWarpsTogether(Function &F) {
         return !DT.dominates(C, L) &&
                isPotentiallyReachable(L, C, nullptr, &DT, &LI);
       });
-      bool WrittenAfter = llvm::any_of(
-          Stores, [&](Instruction *S) { return DT.dominates(C, S); });
+      // A write after C, before the region's end (across a loop's back edge
+      // too: the next iteration's write before its barrier).
+      bool WrittenAfter = llvm::any_of(Stores, [&](Instruction *S) {
+        return isPotentiallyReachable(C, S, nullptr, &DT, &LI);
+      });
       if (ReadBefore && WrittenAfter) {
         Cuts.push_back(C);
         break;

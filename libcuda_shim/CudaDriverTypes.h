@@ -26,6 +26,7 @@ typedef unsigned long long CUdeviceptr;
 typedef unsigned long long cuuint64_t;
 typedef unsigned int cuuint32_t;
 typedef struct CUctx_st *CUcontext;
+typedef struct CUgreenCtx_st *CUgreenCtx;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef enum CUfunctionLoadingState_enum {
@@ -64,6 +65,9 @@ typedef int CUmoduleLoadingMode;
 typedef int CUlaunchAttributeID;
 typedef int CUmemAllocationGranularity_flags;
 typedef int CUdriverProcAddressQueryResult;
+typedef int CUmem_advise;           // CU_MEM_ADVISE_*, cudaMemoryAdvise's
+typedef int CUdevice_P2PAttribute;  // CU_DEVICE_P2P_ATTRIBUTE_*
+typedef int CUstreamBatchMemOpType; // CU_STREAM_MEM_OP_*
 typedef void (*CUstreamCallback)(CUstream hStream, CUresult status,
                                  void *userData);
 typedef void (*CUhostFn)(void *userData);
@@ -140,6 +144,35 @@ enum : unsigned {
 };
 enum : int {
   CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+};
+enum : int {
+  CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK = 1,
+  CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED = 5, // the last
+};
+enum : int {
+  CU_MEM_LOCATION_TYPE_INVALID = 0,
+  CU_MEM_LOCATION_TYPE_DEVICE = 1,
+  CU_MEM_LOCATION_TYPE_HOST = 2,
+};
+// Stream memory operations: the wait conditions (the low bits of a wait's
+// flags), the flags of waits and writes, and the operations of a batch.
+enum : unsigned {
+  CU_STREAM_WAIT_VALUE_GEQ = 0x0,
+  CU_STREAM_WAIT_VALUE_EQ = 0x1,
+  CU_STREAM_WAIT_VALUE_AND = 0x2,
+  CU_STREAM_WAIT_VALUE_NOR = 0x3,
+  CU_STREAM_WAIT_VALUE_FLUSH = 1u << 30,
+  CU_STREAM_WRITE_VALUE_DEFAULT = 0x0,
+  CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER = 0x1,
+};
+enum : int {
+  CU_STREAM_MEM_OP_WAIT_VALUE_32 = 1,
+  CU_STREAM_MEM_OP_WRITE_VALUE_32 = 2,
+  CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES = 3,
+  CU_STREAM_MEM_OP_WAIT_VALUE_64 = 4,
+  CU_STREAM_MEM_OP_WRITE_VALUE_64 = 5,
+  CU_STREAM_MEM_OP_BARRIER = 6,
 };
 enum : unsigned long long {
   CU_GET_PROC_ADDRESS_DEFAULT = 0,
@@ -167,6 +200,8 @@ enum : unsigned {
 #define CU_MEMHOSTREGISTER_DEVICEMAP 0x02
 #define CU_MEMHOSTREGISTER_IOMEMORY 0x04
 #define CU_MEMHOSTREGISTER_READ_ONLY 0x08
+#define CU_DEVICE_CPU ((CUdevice)-1)
+#define CU_DEVICE_INVALID ((CUdevice)-2)
 
 // cuLaunchKernel's `extra` keys.
 #define CU_LAUNCH_PARAM_END_AS_INT 0x00
@@ -239,11 +274,78 @@ typedef union CUlaunchAttributeValue_union {
   char pad[64];
   int cooperative;
   int priority;
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
 } CUlaunchAttributeValue;
 
 // Streams take the launch attributes' numbers and values.
 typedef CUlaunchAttributeID CUstreamAttrID;
 typedef CUlaunchAttributeValue CUstreamAttrValue;
+
+/// cuMemcpy3DPeer's parameters: CUDA_MEMCPY3D with a context on each side
+/// where CUDA_MEMCPY3D has its reserved pointers.
+typedef struct CUDA_MEMCPY3D_PEER_st {
+  size_t srcXInBytes;
+  size_t srcY;
+  size_t srcZ;
+  size_t srcLOD;
+  CUmemorytype srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  CUcontext srcContext;
+  size_t srcPitch;
+  size_t srcHeight;
+  size_t dstXInBytes;
+  size_t dstY;
+  size_t dstZ;
+  size_t dstLOD;
+  CUmemorytype dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  CUcontext dstContext;
+  size_t dstPitch;
+  size_t dstHeight;
+  size_t WidthInBytes;
+  size_t Height;
+  size_t Depth;
+} CUDA_MEMCPY3D_PEER;
+
+/// One operation of cuStreamBatchMemOp, tagged by its first member.
+typedef union CUstreamBatchMemOpParams_union {
+  CUstreamBatchMemOpType operation;
+  struct CUstreamMemOpWaitValueParams_st {
+    CUstreamBatchMemOpType operation;
+    CUdeviceptr address;
+    union {
+      cuuint32_t value;
+      cuuint64_t value64;
+    };
+    unsigned int flags;
+    CUdeviceptr alias;
+  } waitValue;
+  struct CUstreamMemOpWriteValueParams_st {
+    CUstreamBatchMemOpType operation;
+    CUdeviceptr address;
+    union {
+      cuuint32_t value;
+      cuuint64_t value64;
+    };
+    unsigned int flags;
+    CUdeviceptr alias;
+  } writeValue;
+  struct CUstreamMemOpFlushRemoteWritesParams_st {
+    CUstreamBatchMemOpType operation;
+    unsigned int flags;
+  } flushRemoteWrites;
+  struct CUstreamMemOpMemoryBarrierParams_st {
+    CUstreamBatchMemOpType operation;
+    unsigned int flags;
+  } memoryBarrier;
+  cuuint64_t pad[6];
+} CUstreamBatchMemOpParams;
 
 typedef struct CUlaunchAttribute_st {
   CUlaunchAttributeID id;

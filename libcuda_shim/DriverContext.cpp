@@ -1,17 +1,21 @@
 //===- DriverContext.cpp - Primary and explicit contexts ------------------===//
 //
 // cuhip has one device and one device state (the runtime core's); a context
-// is a handle on it with its own flags (its limits are the device's). Contexts are tracked so
-// that a destroyed one, still on some thread's stack or held by the
-// program, is rejected with CUDA_ERROR_INVALID_CONTEXT instead of being
+// is a handle on it with its own flags (its limits are the device's). Contexts
+// are tracked so that a destroyed one, still on some thread's stack or held by
+// the program, is rejected with CUDA_ERROR_INVALID_CONTEXT instead of being
 // used. Each host thread has its own context stack, as in CUDA; the primary
 // context of a device is reference counted and keeps its handle across
-// release and retain.
+// release and retain. Each context, and each time the primary context comes
+// alive, gets a number no other context had (cuCtxGetId). The context a
+// created stream belongs to is noted here too.
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
 #include "ExportTables.h"
 
+#include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -23,6 +27,7 @@ struct CUctx_st {
   CUdevice Device = 0;
   unsigned Flags = 0;
   bool Primary = false;
+  unsigned long long Id = 0;
 };
 
 static CUresult primaryContext(CUcontext *Ctx, CUdevice Dev, bool Retain);
@@ -39,7 +44,13 @@ struct Registry {
   std::mutex Lock;
   std::set<CUctx_st *> Live;
   std::vector<PrimaryState> Primary;
+  std::map<void *, CUctx_st *> StreamContexts; // created streams
 };
+
+std::atomic<unsigned long long> NextContextId{1};
+unsigned long long newContextId() {
+  return NextContextId.fetch_add(1, std::memory_order_relaxed);
+}
 
 Registry &registry() {
   static Registry *R = new Registry; // used from atexit handlers too
@@ -81,6 +92,7 @@ CUresult createContext(CUcontext *Ctx, unsigned Flags, CUdevice Dev) {
   auto *C = new CUctx_st;
   C->Device = Dev;
   C->Flags = Flags;
+  C->Id = newContextId();
   {
     Registry &R = registry();
     std::lock_guard<std::mutex> G(R.Lock);
@@ -138,6 +150,48 @@ CUresult checkContext() {
   if (CUresult R = checkInit())
     return R;
   return current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult contextDevice(CUcontext Ctx, CUdevice *Dev) {
+  CUctx_st *C = contextOrCurrent(Ctx);
+  if (!C)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *Dev = C->Device;
+  return CUDA_SUCCESS;
+}
+
+void noteStreamCreated(void *Stream) {
+  CUctx_st *C = current();
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.StreamContexts[Stream] = C;
+}
+
+void noteStreamDestroyed(void *Stream) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.StreamContexts.erase(Stream);
+}
+
+CUresult streamContext(void *Stream, CUcontext *Ctx) {
+  if (uintptr_t(Stream) <= 2) { // 0, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD
+    *Ctx = current();
+    return *Ctx ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+  }
+  if (!runtime().isStreamHandle(Stream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  auto It = R.StreamContexts.find(Stream);
+  // A stream the runtime API created belongs to the primary context of
+  // its device, the runtime's only device.
+  CUctx_st *C = It != R.StreamContexts.end() ? It->second
+                : R.Primary.empty()          ? nullptr
+                                             : R.Primary[0].Ctx;
+  if (!C || !R.Live.count(C))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *Ctx = C;
+  return CUDA_SUCCESS;
 }
 } // namespace cuhip::cuda
 
@@ -355,6 +409,75 @@ CUHIP_EXPORT CUresult cuCtxGetStreamPriorityRange(int *Least, int *Greatest) {
   return toCU(runtime().streamPriorityRange(Least, Greatest));
 }
 
+CUHIP_EXPORT CUresult cuCtxGetId(CUcontext Ctx, unsigned long long *Id) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Id)
+    return CUDA_ERROR_INVALID_VALUE;
+  CUctx_st *C = contextOrCurrent(Ctx);
+  if (!C)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *Id = C->Id;
+  return CUDA_SUCCESS;
+}
+
+// The cache and shared memory bank preferences are the device's (the
+// runtime core's, as cudaDeviceSetCacheConfig sets them), like the limits;
+// CUfunc_cache and CUsharedconfig number them as the runtime API does.
+CUHIP_EXPORT CUresult cuCtxGetCacheConfig(CUfunc_cache *Config) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Config)
+    return CUDA_ERROR_INVALID_VALUE;
+  return toCU(runtime().getCacheConfig(Config));
+}
+
+CUHIP_EXPORT CUresult cuCtxSetCacheConfig(CUfunc_cache Config) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().setCacheConfig(Config));
+}
+
+CUHIP_EXPORT CUresult cuCtxGetSharedMemConfig(CUsharedconfig *Config) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Config)
+    return CUDA_ERROR_INVALID_VALUE;
+  return toCU(runtime().getSharedMemConfig(Config));
+}
+
+CUHIP_EXPORT CUresult cuCtxSetSharedMemConfig(CUsharedconfig Config) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().setSharedMemConfig(Config));
+}
+
+//===----------------------------------------------------------------------===//
+// Peer access
+//===----------------------------------------------------------------------===//
+
+// Every context is on the one device, which cannot be its own peer
+// (cuDeviceCanAccessPeer answers 0): peer access is never possible, so
+// never enabled. The errors are the ones CUDA documents for each case.
+CUHIP_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext Peer,
+                                            unsigned int Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (Flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!Peer || !isLive(Peer) || Peer == current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+}
+
+CUHIP_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext Peer) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Peer || !isLive(Peer))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+}
+
 //===----------------------------------------------------------------------===//
 // Primary contexts
 //===----------------------------------------------------------------------===//
@@ -380,6 +503,7 @@ static CUresult primaryContext(CUcontext *Ctx, CUdevice Dev, bool Retain) {
   }
   if (Retain && P.Refs++ == 0) {
     P.Ctx->Flags = P.Flags;
+    P.Ctx->Id = newContextId(); // a context that is alive again is a new one
     R.Live.insert(P.Ctx);
   }
   *Ctx = P.Ctx;

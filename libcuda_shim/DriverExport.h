@@ -44,6 +44,26 @@ CUcontext currentContext();
 /// Is Dev a device ordinal of this process?
 bool isDevice(CUdevice Dev);
 
+/// The device of Ctx, or of the current context when Ctx is null;
+/// CUDA_ERROR_INVALID_CONTEXT if that is not a live context.
+CUresult contextDevice(CUcontext Ctx, CUdevice *Dev);
+
+/// Streams belong to the context current when they were created
+/// (cuStreamGetCtx). cuStreamCreate and cuStreamDestroy note them; the
+/// default streams belong to the calling thread's current context, and a
+/// stream libcudart created to the primary context. Stream is a core stream
+/// handle (coreStream / perThreadStream). streamContext answers
+/// CUDA_ERROR_INVALID_HANDLE for what is no stream, and
+/// CUDA_ERROR_INVALID_CONTEXT for a stream whose context is gone or a
+/// default stream on a thread without a current context.
+void noteStreamCreated(void *Stream);
+void noteStreamDestroyed(void *Stream);
+CUresult streamContext(void *Stream, CUcontext *Ctx);
+
+/// Can the device read and write [P, P+Bytes): device memory of the core,
+/// or host memory cuMemHostAlloc gave out or cuMemHostRegister registered?
+bool isDeviceAccessible(CUdeviceptr P, size_t Bytes);
+
 /// A stream handle as the core takes it; the `_ptsz`/`_ptds` entry points
 /// mean the per-thread default stream by 0 (CU_STREAM_PER_THREAD is 0x2,
 /// as cudaStreamPerThread).

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -275,6 +276,100 @@ CUHIP_EXPORT CUresult cuDeviceSetMemPool(CUdevice Dev, CUmemoryPool Pool) {
   if (!isDevice(Dev))
     return CUDA_ERROR_INVALID_DEVICE;
   return toCU(runtime().deviceSetMemPool(int(Dev), Pool));
+}
+
+//===----------------------------------------------------------------------===//
+// PCI identity and peers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The device's PCI domain, bus and device numbers, as its attributes give
+/// them (CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, _BUS_ID, _DEVICE_ID).
+struct PciLocation {
+  unsigned Domain = 0, Bus = 0, Device = 0;
+};
+
+PciLocation pciLocation(CUdevice Dev) {
+  int Domain = 0, Bus = 0, Device = 0;
+  runtime().deviceAttribute(50, Dev, &Domain);
+  runtime().deviceAttribute(33, Dev, &Bus);
+  runtime().deviceAttribute(34, Dev, &Device);
+  return {unsigned(Domain), unsigned(Bus), unsigned(Device)};
+}
+} // namespace
+
+CUHIP_EXPORT CUresult cuDeviceGetPCIBusId(char *PciBusId, int Len,
+                                          CUdevice Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!PciBusId || Len <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  // "domain:bus:device.function", the form nvidia-smi prints; truncated to
+  // Len bytes as CUDA does.
+  PciLocation L = pciLocation(Dev);
+  std::snprintf(PciBusId, size_t(Len), "%04x:%02x:%02x.0", L.Domain, L.Bus,
+                L.Device);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *Dev,
+                                            const char *PciBusId) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Dev || !PciBusId)
+    return CUDA_ERROR_INVALID_VALUE;
+  // [domain]:[bus]:[device].[function], [domain]:[bus]:[device] or
+  // [bus]:[device].[function], in hex.
+  unsigned Domain = 0, Bus = 0, Device = 0, Function = 0;
+  char Tail = 0;
+  bool Parsed =
+      std::sscanf(PciBusId, "%x:%x:%x.%x%c", &Domain, &Bus, &Device, &Function,
+                  &Tail) == 4 ||
+      std::sscanf(PciBusId, "%x:%x:%x%c", &Domain, &Bus, &Device, &Tail) == 3 ||
+      (Domain = 0, std::sscanf(PciBusId, "%x:%x.%x%c", &Bus, &Device, &Function,
+                               &Tail) == 3);
+  if (!Parsed)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (CUdevice D = 0; D < runtime().deviceCount(); ++D) {
+    PciLocation L = pciLocation(D);
+    if (L.Domain == Domain && L.Bus == Bus && L.Device == Device) {
+      *Dev = D;
+      return CUDA_SUCCESS;
+    }
+  }
+  return CUDA_ERROR_INVALID_DEVICE;
+}
+
+// One device, which is not its own peer: no two devices can access each
+// other, and there is no link to describe.
+CUHIP_EXPORT CUresult cuDeviceCanAccessPeer(int *CanAccess, CUdevice Dev,
+                                            CUdevice PeerDev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!CanAccess)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev) || !isDevice(PeerDev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  *CanAccess = 0;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuDeviceGetP2PAttribute(int *Value,
+                                              CUdevice_P2PAttribute Attr,
+                                              CUdevice SrcDev,
+                                              CUdevice DstDev) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Value || Attr < CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ||
+      Attr > CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED)
+    return CUDA_ERROR_INVALID_VALUE;
+  // A link joins two different devices, and cuhip has one: SrcDev and
+  // DstDev are either no device or the same one.
+  (void)SrcDev;
+  (void)DstDev;
+  return CUDA_ERROR_INVALID_DEVICE;
 }
 
 //===----------------------------------------------------------------------===//

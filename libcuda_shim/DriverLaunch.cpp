@@ -418,3 +418,49 @@ CUHIP_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(
       MinGridSize, BlockSize, F, SharedForBlock, DynamicShared, BlockSizeLimit,
       0);
 }
+
+CUHIP_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *Bytes,
+                                                              CUfunction F,
+                                                              int NumBlocks,
+                                                              int BlockSize) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Bytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!F || !runtime().isKernelHandle(F))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return toCU(
+      runtime().availableDynamicShared(kernel(F), NumBlocks, BlockSize, Bytes));
+}
+
+// Clusters are one block here (what cudaOccupancyMaxActiveClusters
+// supports): as many clusters fit as blocks do, on every multiprocessor. A
+// configuration without CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION asks for
+// clusters of one block.
+CUHIP_EXPORT CUresult cuOccupancyMaxActiveClusters(int *NumClusters,
+                                                   CUfunction F,
+                                                   const CUlaunchConfig *C) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!NumClusters || !C || (C->numAttrs && !C->attrs))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!F || !runtime().isKernelHandle(F))
+    return CUDA_ERROR_INVALID_HANDLE;
+  for (unsigned I = 0; I < C->numAttrs; ++I) {
+    if (C->attrs[I].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      continue;
+    const auto &D = C->attrs[I].value.clusterDim;
+    if (D.x > 1 || D.y > 1 || D.z > 1)
+      return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  }
+  uint64_t Threads = uint64_t(C->blockDimX) * C->blockDimY * C->blockDimZ;
+  if (!Threads || Threads > 0x7fffffff)
+    return CUDA_ERROR_INVALID_VALUE;
+  int PerMultiprocessor = 0;
+  if (CUresult R = toCU(runtime().maxActiveBlocksPerMultiprocessor(
+          kernel(F), int(Threads), C->sharedMemBytes, &PerMultiprocessor)))
+    return R;
+  *NumClusters =
+      PerMultiprocessor * runtime().deviceInfo(0).MultiProcessorCount;
+  return CUDA_SUCCESS;
+}

@@ -6,9 +6,10 @@
 // reads host memory directly: on the CPU backend (an integrated device)
 // they are core allocations or plain host ranges noted here, on a discrete
 // device they are not supported yet. Pitched (2D) and 3D copies are the
-// core's pitched copy, as for cudaMemcpy2D/3D; the patterned memsets run
-// row by row through the core's linear operations. Both check every device
-// range.
+// core's pitched copy, as for cudaMemcpy2D/3D, and peer copies are copies
+// within the one device; the patterned memsets run row by row through the
+// core's linear operations. Both check every device range. Managed-memory
+// hints (cuMemAdvise, cuMemPrefetchAsync) are the core's, as libcudart's.
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
@@ -144,15 +145,19 @@ CUHIP_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *Ptr, size_t Bytes,
   if (!Ptr || Bytes == 0 ||
       (Flags != CU_MEM_ATTACH_GLOBAL && Flags != CU_MEM_ATTACH_HOST))
     return CUDA_ERROR_INVALID_VALUE;
+  *Ptr = 0;
   if (!deviceReadsHostMemory())
     return notSupported("cuMemAllocManaged on a discrete device");
-  CUresult R = cuMemAlloc_v2(Ptr, Bytes);
-  if (R == CUDA_SUCCESS) {
-    HostRanges &H = hostRanges();
-    std::lock_guard<std::mutex> G(H.Lock);
-    H.Managed.insert(uintptr_t(*Ptr));
-  }
-  return R;
+  // The core's managed allocation, which cuMemAdvise and cuMemPrefetchAsync
+  // (the core's too) accept.
+  void *P = nullptr;
+  if (rt::Status S = runtime().mallocManaged(&P, Bytes, Flags))
+    return toCU(S);
+  *Ptr = devptr(P);
+  HostRanges &H = hostRanges();
+  std::lock_guard<std::mutex> G(H.Lock);
+  H.Managed.insert(uintptr_t(*Ptr));
+  return CUDA_SUCCESS;
 }
 
 CUHIP_EXPORT CUresult cuMemAllocHost_v2(void **Ptr, size_t Bytes) {
@@ -274,6 +279,82 @@ CUHIP_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *Base, size_t *Size,
   if (Size)
     *Size = S;
   return CUDA_SUCCESS;
+}
+
+bool cuhip::cuda::isDeviceAccessible(CUdeviceptr P, size_t Bytes) {
+  if (runtime().isDeviceRange(ptr(P), Bytes))
+    return true; // device, managed and cuMemHostAlloc memory
+  uintptr_t Base;
+  size_t Size;
+  HostRanges &H = hostRanges();
+  std::lock_guard<std::mutex> G(H.Lock);
+  return findRange(H.Registered, uintptr_t(P), Base, Size) &&
+         Bytes <= Base + Size - uintptr_t(P);
+}
+
+//===----------------------------------------------------------------------===//
+// Managed memory hints: the core's, as cudaMemAdvise and
+// cudaMemPrefetchAsync. The `_v2` forms (CUDA 13's plain names) take a
+// CUmemLocation; the first forms a device, CU_DEVICE_CPU for the host.
+//===----------------------------------------------------------------------===//
+
+namespace {
+CUmemLocation locationOfDevice(CUdevice Dev) {
+  if (Dev == CU_DEVICE_CPU)
+    return {CU_MEM_LOCATION_TYPE_HOST, 0};
+  if (Dev < 0) // CU_DEVICE_INVALID and the like name no location
+    return {CU_MEM_LOCATION_TYPE_INVALID, Dev};
+  return {CU_MEM_LOCATION_TYPE_DEVICE, Dev};
+}
+
+CUresult advise(CUdeviceptr P, size_t Bytes, CUmem_advise Advice,
+                CUmemLocation L) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().memAdvise(ptr(P), Bytes, Advice, L.type, L.id));
+}
+
+CUresult prefetch(CUdeviceptr P, size_t Bytes, CUmemLocation L, unsigned Flags,
+                  void *Stream) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(
+      runtime().memPrefetchAsync(ptr(P), Bytes, L.type, L.id, Flags, Stream));
+}
+} // namespace
+
+CUHIP_EXPORT CUresult cuMemAdvise(CUdeviceptr P, size_t Bytes,
+                                  CUmem_advise Advice, CUdevice Dev) {
+  return advise(P, Bytes, Advice, locationOfDevice(Dev));
+}
+
+CUHIP_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr P, size_t Bytes,
+                                     CUmem_advise Advice,
+                                     CUmemLocation Location) {
+  return advise(P, Bytes, Advice, Location);
+}
+
+CUHIP_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr P, size_t Bytes,
+                                         CUdevice Dev, CUstream S) {
+  return prefetch(P, Bytes, locationOfDevice(Dev), 0, coreStream(S));
+}
+
+CUHIP_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr P, size_t Bytes,
+                                              CUdevice Dev, CUstream S) {
+  return prefetch(P, Bytes, locationOfDevice(Dev), 0, perThreadStream(S));
+}
+
+CUHIP_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr P, size_t Bytes,
+                                            CUmemLocation Location,
+                                            unsigned int Flags, CUstream S) {
+  return prefetch(P, Bytes, Location, Flags, coreStream(S));
+}
+
+CUHIP_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr P, size_t Bytes,
+                                                 CUmemLocation Location,
+                                                 unsigned int Flags,
+                                                 CUstream S) {
+  return prefetch(P, Bytes, Location, Flags, perThreadStream(S));
 }
 
 //===----------------------------------------------------------------------===//
@@ -408,6 +489,24 @@ CUHIP_EXPORT CUresult cuPointerGetAttributes(unsigned int NumAttributes,
     }
   }
   return CUDA_SUCCESS;
+}
+
+// CU_POINTER_ATTRIBUTE_SYNC_MEMOPS is the only attribute a program sets.
+// Every copy and memset here is synchronous where CUDA's would be with it
+// set, so the attribute stays 1 (what cuPointerGetAttribute reports) and
+// setting it only checks the pointer.
+CUHIP_EXPORT CUresult cuPointerSetAttribute(const void *Value,
+                                            CUpointer_attribute Attr,
+                                            CUdeviceptr Ptr) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Value || Attr != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+    return CUDA_ERROR_INVALID_VALUE;
+  uintptr_t Base = 0;
+  size_t Size = 0;
+  return classify(Ptr, Base, Size) == PtrKind::Unknown
+             ? CUDA_ERROR_INVALID_VALUE
+             : CUDA_SUCCESS;
 }
 
 //===----------------------------------------------------------------------===//
@@ -619,6 +718,104 @@ CUHIP_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *C, CUstream S) {
 CUHIP_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *C,
                                               CUstream S) {
   return copy3D(C, perThreadStream(S));
+}
+
+//===----------------------------------------------------------------------===//
+// Peer copies: with one device, copies within it. Each context names its
+// device (a null one the current context's); the core checks the devices
+// and copies as cudaMemcpyPeer does.
+//===----------------------------------------------------------------------===//
+
+namespace {
+CUresult copyPeer(CUdeviceptr Dst, CUcontext DstCtx, CUdeviceptr Src,
+                  CUcontext SrcCtx, size_t Bytes, void *Stream) {
+  if (CUresult R = checkContext())
+    return R;
+  CUdevice DstDev, SrcDev;
+  if (CUresult R = contextDevice(DstCtx, &DstDev))
+    return R;
+  if (CUresult R = contextDevice(SrcCtx, &SrcDev))
+    return R;
+  bool Async = Stream != NoStream;
+  return toCU(runtime().memcpyPeer(ptr(Dst), DstDev, ptr(Src), SrcDev, Bytes,
+                                   Async ? Stream : nullptr, Async));
+}
+
+/// cuMemcpy3DPeer: cuMemcpy3D once the contexts are checked (an array side
+/// has none).
+CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *P, void *Stream) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!P)
+    return CUDA_ERROR_INVALID_VALUE;
+  CUdevice Dev;
+  if (P->srcMemoryType != CU_MEMORYTYPE_ARRAY)
+    if (CUresult R = contextDevice(P->srcContext, &Dev))
+      return R;
+  if (P->dstMemoryType != CU_MEMORYTYPE_ARRAY)
+    if (CUresult R = contextDevice(P->dstContext, &Dev))
+      return R;
+  CUDA_MEMCPY3D C = {};
+  C.srcXInBytes = P->srcXInBytes;
+  C.srcY = P->srcY;
+  C.srcZ = P->srcZ;
+  C.srcLOD = P->srcLOD;
+  C.srcMemoryType = P->srcMemoryType;
+  C.srcHost = P->srcHost;
+  C.srcDevice = P->srcDevice;
+  C.srcArray = P->srcArray;
+  C.srcPitch = P->srcPitch;
+  C.srcHeight = P->srcHeight;
+  C.dstXInBytes = P->dstXInBytes;
+  C.dstY = P->dstY;
+  C.dstZ = P->dstZ;
+  C.dstLOD = P->dstLOD;
+  C.dstMemoryType = P->dstMemoryType;
+  C.dstHost = P->dstHost;
+  C.dstDevice = P->dstDevice;
+  C.dstArray = P->dstArray;
+  C.dstPitch = P->dstPitch;
+  C.dstHeight = P->dstHeight;
+  C.WidthInBytes = P->WidthInBytes;
+  C.Height = P->Height;
+  C.Depth = P->Depth;
+  return copy3D(&C, Stream);
+}
+} // namespace
+
+CUHIP_EXPORT CUresult cuMemcpyPeer(CUdeviceptr Dst, CUcontext DstCtx,
+                                   CUdeviceptr Src, CUcontext SrcCtx,
+                                   size_t Bytes) {
+  return copyPeer(Dst, DstCtx, Src, SrcCtx, Bytes, NoStream);
+}
+CUHIP_EXPORT CUresult cuMemcpyPeer_ptds(CUdeviceptr Dst, CUcontext DstCtx,
+                                        CUdeviceptr Src, CUcontext SrcCtx,
+                                        size_t Bytes) {
+  return copyPeer(Dst, DstCtx, Src, SrcCtx, Bytes, NoStream);
+}
+CUHIP_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext DstCtx,
+                                        CUdeviceptr Src, CUcontext SrcCtx,
+                                        size_t Bytes, CUstream S) {
+  return copyPeer(Dst, DstCtx, Src, SrcCtx, Bytes, coreStream(S));
+}
+CUHIP_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr Dst, CUcontext DstCtx,
+                                             CUdeviceptr Src, CUcontext SrcCtx,
+                                             size_t Bytes, CUstream S) {
+  return copyPeer(Dst, DstCtx, Src, SrcCtx, Bytes, perThreadStream(S));
+}
+CUHIP_EXPORT CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *P) {
+  return copy3DPeer(P, NoStream);
+}
+CUHIP_EXPORT CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *P) {
+  return copy3DPeer(P, NoStream);
+}
+CUHIP_EXPORT CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *P,
+                                          CUstream S) {
+  return copy3DPeer(P, coreStream(S));
+}
+CUHIP_EXPORT CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *P,
+                                               CUstream S) {
+  return copy3DPeer(P, perThreadStream(S));
 }
 
 //===----------------------------------------------------------------------===//

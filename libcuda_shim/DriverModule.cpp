@@ -9,7 +9,9 @@
 // machine code for NVIDIA GPUs and is refused with a log line saying so.
 // The "linker" accepts PTX and fatbin inputs and joins independent modules;
 // a module that references another input's symbols needs real PTX linking,
-// which cuhip does not do yet (CUDA_ERROR_NOT_SUPPORTED, logged).
+// which cuhip does not do yet (CUDA_ERROR_NOT_SUPPORTED, logged). The
+// modules loaded here are remembered so that a function leads back to its
+// module (cuFuncGetModule, cuKernelGetLibrary).
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
@@ -33,6 +35,53 @@ namespace {
 
 rt::Module *module(CUmodule M) { return reinterpret_cast<rt::Module *>(M); }
 CUmodule handle(rt::Module *M) { return reinterpret_cast<CUmodule>(M); }
+
+/// The modules and libraries loaded through this library and not unloaded.
+struct LoadedModules {
+  std::mutex Lock;
+  std::set<rt::Module *> Modules;
+};
+
+LoadedModules &loadedModules() {
+  static LoadedModules *L = new LoadedModules;
+  return *L;
+}
+
+void noteLoaded(rt::Module *M) {
+  LoadedModules &L = loadedModules();
+  std::lock_guard<std::mutex> G(L.Lock);
+  L.Modules.insert(M);
+}
+
+CUresult unload(rt::Module *M) {
+  if (runtime().unloadModule(M))
+    return CUDA_ERROR_INVALID_HANDLE;
+  LoadedModules &L = loadedModules();
+  std::lock_guard<std::mutex> G(L.Lock);
+  L.Modules.erase(M);
+  return CUDA_SUCCESS;
+}
+
+/// The module of kernel K (a CUfunction or CUkernel), or
+/// CUDA_ERROR_INVALID_HANDLE for what is no kernel. A kernel of a fatbin
+/// libcudart registered belongs to no module loaded here, and the core does
+/// not say which of its own it is in.
+CUresult moduleOf(const void *K, rt::Module **Out) {
+  if (!K || !runtime().isKernelHandle(K))
+    return CUDA_ERROR_INVALID_HANDLE;
+  LoadedModules &L = loadedModules();
+  std::lock_guard<std::mutex> G(L.Lock);
+  for (rt::Module *M : L.Modules) {
+    std::vector<rt::Kernel *> Ks;
+    if (!runtime().isModuleHandle(M) || runtime().moduleKernels(M, &Ks))
+      continue;
+    if (std::find(Ks.begin(), Ks.end(), K) != Ks.end()) {
+      *Out = M;
+      return CUDA_SUCCESS;
+    }
+  }
+  return notSupported("the module of a kernel that libcudart registered");
+}
 
 constexpr uint32_t WrapperMagic = 0x466243B1;
 
@@ -127,6 +176,8 @@ CUresult loadImage(const void *Image, size_t Size, const std::string &Name,
       rt::Status S = runtime().loadLinkedModule(Units, Name, Out, Log);
       if (S == rt::cudaErrorInvalidKernelImage)
         return CUDA_ERROR_INVALID_IMAGE;
+      if (S == rt::cudaSuccess)
+        noteLoaded(*Out);
       return toCU(S);
     }
     // A registration wrapper: its third and fourth words point to the data.
@@ -155,6 +206,8 @@ CUresult loadImage(const void *Image, size_t Size, const std::string &Name,
   rt::Status S = runtime().loadModuleData(Image, Size, Name, Out, Log);
   if (S == rt::cudaErrorInvalidKernelImage)
     return CUDA_ERROR_INVALID_IMAGE;
+  if (S == rt::cudaSuccess)
+    noteLoaded(*Out);
   return toCU(S);
 }
 
@@ -306,8 +359,7 @@ CUHIP_EXPORT CUresult cuModuleUnload(CUmodule Module) {
     return R;
   if (!Module)
     return CUDA_ERROR_INVALID_HANDLE;
-  return runtime().unloadModule(module(Module)) ? CUDA_ERROR_INVALID_HANDLE
-                                                : CUDA_SUCCESS;
+  return unload(module(Module));
 }
 
 CUHIP_EXPORT CUresult cuModuleGetFunction(CUfunction *Func, CUmodule Module,
@@ -322,6 +374,18 @@ CUHIP_EXPORT CUresult cuModuleGetFunction(CUfunction *Func, CUmodule Module,
   CUresult R = toCU(runtime().moduleGetFunction(module(Module), Name, &K));
   *Func = reinterpret_cast<CUfunction>(K);
   return R;
+}
+
+CUHIP_EXPORT CUresult cuFuncGetModule(CUmodule *Module, CUfunction Func) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Module)
+    return CUDA_ERROR_INVALID_VALUE;
+  rt::Module *M = nullptr;
+  if (CUresult R = moduleOf(Func, &M))
+    return R;
+  *Module = handle(M);
+  return CUDA_SUCCESS;
 }
 
 CUHIP_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *Count,
@@ -450,9 +514,7 @@ CUHIP_EXPORT CUresult cuLibraryUnload(CUlibrary Library) {
     return R;
   if (!Library)
     return CUDA_ERROR_INVALID_HANDLE;
-  return runtime().unloadModule(reinterpret_cast<rt::Module *>(Library))
-             ? CUDA_ERROR_INVALID_HANDLE
-             : CUDA_SUCCESS;
+  return unload(reinterpret_cast<rt::Module *>(Library));
 }
 
 CUHIP_EXPORT CUresult cuLibraryGetKernel(CUkernel *Kernel, CUlibrary Library,
@@ -503,6 +565,18 @@ CUHIP_EXPORT CUresult cuKernelGetFunction(CUfunction *Func, CUkernel Kernel) {
   if (!Kernel || !runtime().isKernelHandle(Kernel))
     return CUDA_ERROR_INVALID_HANDLE;
   *Func = reinterpret_cast<CUfunction>(Kernel);
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuKernelGetLibrary(CUlibrary *Library, CUkernel Kernel) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Library)
+    return CUDA_ERROR_INVALID_VALUE;
+  rt::Module *M = nullptr;
+  if (CUresult R = moduleOf(Kernel, &M))
+    return R;
+  *Library = reinterpret_cast<CUlibrary>(M);
   return CUDA_SUCCESS;
 }
 

@@ -3,7 +3,9 @@
 // The driver's CUstream and CUevent are the runtime core's stream and event
 // handles, with the same special streams (0, CU_STREAM_LEGACY 0x1,
 // CU_STREAM_PER_THREAD 0x2) and flag values as the runtime API. The `_ptsz`
-// entry points mean the per-thread default stream by 0.
+// entry points mean the per-thread default stream by 0. The context a
+// created stream belongs to is noted (DriverContext.cpp) for cuStreamGetCtx
+// and cuStreamGetDevice.
 //
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
@@ -31,6 +33,8 @@ CUHIP_EXPORT CUresult cuStreamCreateWithPriority(CUstream *Stream,
   void *S = nullptr;
   CUresult R = streamCall(runtime().streamCreate(&S, Flags, Priority));
   *Stream = static_cast<CUstream>(S);
+  if (R == CUDA_SUCCESS)
+    noteStreamCreated(S);
   return R;
 }
 
@@ -43,7 +47,10 @@ static CUresult streamDestroy(CUstream S) {
     return R;
   if (!S || uintptr_t(S) <= 2) // the default streams cannot be destroyed
     return CUDA_ERROR_INVALID_HANDLE;
-  return streamCall(runtime().streamDestroy(S));
+  CUresult R = streamCall(runtime().streamDestroy(S));
+  if (R == CUDA_SUCCESS)
+    noteStreamDestroyed(S);
+  return R;
 }
 
 CUHIP_EXPORT CUresult cuStreamDestroy(CUstream S) { return streamDestroy(S); }
@@ -105,6 +112,48 @@ CUHIP_EXPORT CUresult cuStreamCopyAttributes_ptsz(CUstream Dst, CUstream Src) {
   return streamCall(runtime().streamCopyAttributes(perThreadStream(Dst),
                                                    perThreadStream(Src)));
 }
+
+// Queries that need no current context: a created stream carries its own.
+#define CUHIP_STREAM_QUERY(Name, Params, Call)                                 \
+  CUHIP_EXPORT CUresult Name Params {                                          \
+    if (CUresult R = checkInit())                                              \
+      return R;                                                                \
+    return Call(coreStream(S));                                                \
+  }                                                                            \
+  CUHIP_EXPORT CUresult Name##_ptsz Params {                                   \
+    if (CUresult R = checkInit())                                              \
+      return R;                                                                \
+    return Call(perThreadStream(S));                                           \
+  }
+
+CUHIP_STREAM_QUERY(cuStreamGetId, (CUstream S, unsigned long long *Id),
+                   [&](void *Stream) {
+                     return streamCall(runtime().streamGetId(Stream, Id));
+                   })
+CUHIP_STREAM_QUERY(cuStreamGetCtx, (CUstream S, CUcontext *Ctx),
+                   [&](void *Stream) {
+                     return Ctx ? streamContext(Stream, Ctx)
+                                : CUDA_ERROR_INVALID_VALUE;
+                   })
+// No stream belongs to a green context: there are none.
+CUHIP_STREAM_QUERY(cuStreamGetCtx_v2,
+                   (CUstream S, CUcontext *Ctx, CUgreenCtx *Green),
+                   [&](void *Stream) {
+                     if (!Ctx || !Green)
+                       return CUDA_ERROR_INVALID_VALUE;
+                     *Green = nullptr;
+                     return streamContext(Stream, Ctx);
+                   })
+CUHIP_STREAM_QUERY(cuStreamGetDevice, (CUstream S, CUdevice *Dev),
+                   [&](void *Stream) {
+                     CUcontext C = nullptr;
+                     if (!Dev)
+                       return CUDA_ERROR_INVALID_VALUE;
+                     if (CUresult R = streamContext(Stream, &C))
+                       return R;
+                     return contextDevice(C, Dev);
+                   })
+#undef CUHIP_STREAM_QUERY
 
 // Persisting lines go back to normal: nothing to undo on the host caches.
 CUHIP_EXPORT CUresult cuCtxResetPersistingL2Cache() { return checkContext(); }

@@ -207,6 +207,33 @@ CUresult cuhip::cuda::copyWithArrays(const CUDA_MEMCPY3D &C, void *Stream,
 }
 
 //===----------------------------------------------------------------------===//
+// Limits
+//===----------------------------------------------------------------------===//
+
+// The widest texture over linear memory, in elements of any format: the
+// device's CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH (69), which
+// is 0 where the backend has no texture objects.
+CUHIP_EXPORT CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *MaxWidth,
+                                                         CUarray_format Format,
+                                                         unsigned NumChannels,
+                                                         CUdevice Dev) {
+  if (CUresult R = checkInit())
+    return R;
+  rt::ChannelFormat F;
+  if (!MaxWidth || !formatOf(Format, NumChannels, F))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!isDevice(Dev))
+    return CUDA_ERROR_INVALID_DEVICE;
+  int Width = 0;
+  if (CUresult R = toCU(runtime().deviceAttribute(69, Dev, &Width)))
+    return R;
+  if (Width <= 0)
+    return notSupported("textures on a backend without texture objects");
+  *MaxWidth = size_t(Width);
+  return CUDA_SUCCESS;
+}
+
+//===----------------------------------------------------------------------===//
 // Arrays
 //===----------------------------------------------------------------------===//
 

@@ -6,7 +6,7 @@
 // cudaDeviceProp field that has an attribute from here too; a value any of
 // them reports is decided in one place. Each attribute says what the
 // backend in use really provides: a feature cuhip does not implement there
-// (PCI, IPC, multicast, mipmaps, GPUDirect, stream memory operations, ...)
+// (PCI, IPC, multicast, mipmaps, GPUDirect, ...)
 // reports 0, meaning "not supported", as CUDA does on devices that lack it,
 // so programs that check before they use a feature take their fallback
 // rather than fail. Numbers CUDA 13 does not define are
@@ -216,6 +216,12 @@ Status Runtime::deviceAttribute(int A, int Device, int *Value) {
   // Kernels call through function pointers the host took (cudaGetFunc-
   // BySymbol): one address space on the CPU backend.
   case UNIFIED_FUNCTION_POINTERS: V = D.Integrated; break;
+  // Stream memory operations (cuStreamWaitValue64, the NOR condition) run
+  // on the CPU backend's stream workers; the HIP backend has none yet.
+  case CAN_USE_64_BIT_STREAM_MEM_OPS:
+  case CAN_USE_STREAM_WAIT_VALUE_NOR:
+    V = D.Integrated;
+    break;
   // The driver reserves no shared memory of a block on either backend.
   case RESERVED_SHARED_MEMORY_PER_BLOCK: V = 0; break;
   default:

@@ -10,6 +10,8 @@
 // legacy stream) do not wait for them.
 //
 //===----------------------------------------------------------------------===//
+#include "DriverTestKernels.h"
+
 #include <cuda.h>
 
 #include <atomic>
@@ -24,25 +26,7 @@
 
 namespace {
 
-const char *AddPtx = R"(
-.version 8.0
-.target sm_80
-.address_size 64
-
-.visible .entry add_one(.param .u64 p_data)
-{
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [p_data];
-  cvta.to.global.u64 %rd2, %rd1;
-  ld.global.u32 %r1, [%rd2];
-  add.s32 %r2, %r1, 1;
-  st.global.u32 [%rd2], %r2;
-  ret;
-}
-)";
-
-#define CHECK_CU(X) ASSERT_EQ((X), CUDA_SUCCESS) << #X
+using cuhip::test::AddPtx;
 
 template <typename Fn> Fn exported(const char *Name) {
   return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, Name));

@@ -10,6 +10,8 @@
 // (the first cuMemAdvise, the `_ptsz` names) are called through dlsym.
 //
 //===----------------------------------------------------------------------===//
+#include "DriverTestKernels.h"
+
 #include <cuda.h>
 
 #include <algorithm>
@@ -23,42 +25,7 @@
 
 namespace {
 
-const char *ScalePtx = R"(
-.version 8.0
-.target sm_80
-.address_size 64
-
-.visible .entry scale(
-  .param .u64 p_data,
-  .param .f32 p_factor,
-  .param .u32 p_n
-)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<6>;
-  .reg .f32 %f<3>;
-  .reg .b64 %rd<5>;
-  ld.param.u64 %rd1, [p_data];
-  ld.param.f32 %f1, [p_factor];
-  ld.param.u32 %r1, [p_n];
-  mov.u32 %r2, %ctaid.x;
-  mov.u32 %r3, %ntid.x;
-  mov.u32 %r4, %tid.x;
-  mad.lo.s32 %r5, %r2, %r3, %r4;
-  setp.ge.u32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  cvta.to.global.u64 %rd2, %rd1;
-  mul.wide.u32 %rd3, %r5, 4;
-  add.s64 %rd4, %rd2, %rd3;
-  ld.global.f32 %f2, [%rd4];
-  mul.f32 %f2, %f2, %f1;
-  st.global.f32 [%rd4], %f2;
-DONE:
-  ret;
-}
-)";
-
-#define CHECK_CU(X) ASSERT_EQ((X), CUDA_SUCCESS) << #X
+using cuhip::test::ScalePtx;
 
 template <typename Fn> Fn exported(const char *Name) {
   return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, Name));

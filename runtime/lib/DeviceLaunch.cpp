@@ -11,6 +11,7 @@
 #include "cuhip/runtime/Log.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -32,6 +33,13 @@ std::unique_ptr<uint8_t[], void (*)(void *)> alignedBytes(size_t Size,
 }
 
 Dim3 dim3Of(ptx::host::DeviceRuntime::Dim D) { return {D.X, D.Y, D.Z}; }
+
+/// Runs a queued copy or fill (Params: its std::function) as kernel code
+/// runs: under the fault guard, so that a bad address device code passed
+/// becomes cudaErrorIllegalAddress rather than the end of the process.
+void runQueuedFunction(const void *Params, ptx::host::BlockContext *) {
+  (*static_cast<const std::function<void()> *>(Params))();
+}
 } // namespace
 
 GridRuntime::~GridRuntime() {
@@ -318,6 +326,7 @@ int GridRuntime::funcAttributes(void *Attributes, const void *Fn) {
   return cudaSuccess;
 }
 
+// The CPU backend presents one device.
 int GridRuntime::device() { return 0; }
 int GridRuntime::deviceCount() { return Runtime::get().deviceCount(); }
 int GridRuntime::runtimeVersion() { return Runtime::get().driverVersion(); }
@@ -371,8 +380,20 @@ Status GridRuntime::runQueued(std::string &Msg) {
   for (; Next < Run.size(); ++Next) {
     Work &W = Run[Next];
     if (!W.Kernel) {
-      W.Fn();
-      continue;
+      ptx::host::BlockContext Ctx{};
+      ptx::host::BlockTrap Trap;
+      if (ptx::host::runBlockGuarded(&runQueuedFunction, &W.Fn, &Ctx,
+                                     &Trap) == ptx::host::TrapNone)
+        continue;
+      char Addr[32];
+      std::snprintf(Addr, sizeof(Addr), "0x%llx",
+                    static_cast<unsigned long long>(Trap.Address));
+      Msg = std::string("a copy or fill that device code queued accessed "
+                        "address ") +
+            Addr + " outside any mapping";
+      Result = cudaErrorIllegalAddress;
+      ++Next;
+      break;
     }
     Env.Pending.fetch_sub(1, std::memory_order_relaxed);
     GridRuntime Child(Env, Depth + 1);

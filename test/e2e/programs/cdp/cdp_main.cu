@@ -114,6 +114,14 @@ __global__ void many(int *out, int n, int *status) {
   status[1] = first;
 }
 
+// A device-side copy to an address no memory is at: the launch fails
+// with cudaErrorIllegalAddress, as a kernel's own bad access does, and the
+// process goes on to report it.
+__global__ void bad_copy(const int *src) {
+  if (threadIdx.x == 0)
+    cudaMemcpyAsync((void *)0x10, src, 4, cudaMemcpyDeviceToDevice, 0);
+}
+
 int main() {
   const int n = 1000;
   int *count, *a, *b, *copy, *status, *x, *out, *levels;
@@ -193,6 +201,10 @@ int main() {
   EXPECT(status[0] == 2 && status[1] == cudaErrorLaunchPendingCountExceeded);
   EXPECT(out[0] == 1 && out[3] == 1 && out[4] == 0 && out[5] == 0);
   CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 2048));
+
+  // Last: the fault is sticky.
+  bad_copy<<<1, 1>>>(out);
+  EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
 
   if (failures) {
     printf("FAIL: %d checks failed\n", failures);

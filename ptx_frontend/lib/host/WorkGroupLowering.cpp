@@ -1246,9 +1246,14 @@ static void holdWarpsTogether(Function &F) {
   DominatorTree DT(F);
   PostDominatorTree PDT(F);
   LoopInfo LI(DT);
+  // Block barriers, bar.red included, bound the regions.
+  auto endsRegion = [](const Instruction &I) {
+    const CollectiveInfo *CI = collectiveInfo(I);
+    return isBarrier(I) || (CI && CI->F == CollectiveInfo::BarRed);
+  };
   SmallVector<Instruction *> Starts = {&*F.getEntryBlock().begin()};
   for (Instruction &I : instructions(F))
-    if (isBarrier(I) && I.getNextNode())
+    if (endsRegion(I) && I.getNextNode())
       Starts.push_back(I.getNextNode());
   SmallVector<Instruction *> Cuts;
   for (Instruction *Start : Starts) {
@@ -1263,7 +1268,7 @@ static void holdWarpsTogether(Function &F) {
       bool Stopped = false;
       for (auto It = From->getIterator(); It != BB->end(); ++It) {
         Instruction &I = *It;
-        if (isBarrier(I) || isMarker(I, BlockCutName)) {
+        if (endsRegion(I)) {
           Stopped = true;
           break;
         }

@@ -290,61 +290,64 @@ int maxActiveBlocks(DeviceRuntime &R, void *, ArgReader A,
   return store(A.at<uint64_t>(0), N);
 }
 
-/// The call for each name of DeviceRuntimeFunctions.
-Call callFor(std::string_view F) {
-  struct Entry {
-    std::string_view Name;
-    Call Fn;
-  };
-  static const Entry Table[] = {
-      {"GetParameterBuffer", getParameterBuffer},
-      {"GetParameterBufferV2", getParameterBufferV2},
-      {"LaunchDevice", launchDevice},
-      {"LaunchDeviceV2", launchDeviceV2},
-      {"StreamCreateWithFlags", streamCreateWithFlags},
-      {"StreamDestroy", streamDestroy},
-      {"StreamWaitEvent", streamWaitEvent},
-      {"EventCreateWithFlags", eventCreateWithFlags},
-      {"EventRecord", eventRecord},
-      {"EventRecordWithFlags", eventRecord},
-      {"EventDestroy", eventDestroy},
-      {"Malloc", deviceMallocCall},
-      {"Free", deviceFreeCall},
-      {"MemcpyAsync", memcpyAsync},
-      {"Memcpy2DAsync", memcpy2DAsync},
-      {"Memcpy3DAsync", memcpy3DAsync},
-      {"MemsetAsync", memsetAsync},
-      {"Memset2DAsync", memset2DAsync},
-      {"Memset3DAsync", memset3DAsync},
-      {"DeviceGetAttribute", deviceGetAttribute},
-      {"DeviceGetLimit", deviceGetLimit},
-      {"DeviceGetCacheConfig", deviceGetCacheConfig},
-      {"DeviceGetSharedMemConfig", deviceGetSharedMemConfig},
-      {"GetLastError", getLastError},
-      {"PeekAtLastError", peekAtLastError},
-      {"GetErrorString", getErrorString},
-      {"GetErrorName", getErrorName},
-      {"GetDeviceCount", getDeviceCount},
-      {"GetDevice", getDevice},
-      {"FuncGetAttributes", funcGetAttributes},
-      {"RuntimeGetVersion", runtimeGetVersion},
-      {"OccupancyMaxActiveBlocksPerMultiprocessor", maxActiveBlocks},
-      {"OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", maxActiveBlocks},
-  };
-  static_assert(std::size(Table) == std::size(DeviceRuntimeFunctions));
-  for (const Entry &E : Table)
-    if (E.Name == F)
-      return E.Fn;
-  return nullptr;
+/// The call of each entry of DeviceRuntimeFunctions, in its order.
+struct Entry {
+  std::string_view Name;
+  Call Fn;
+};
+constexpr Entry Table[] = {
+    {"GetParameterBuffer", getParameterBuffer},
+    {"GetParameterBufferV2", getParameterBufferV2},
+    {"LaunchDevice", launchDevice},
+    {"LaunchDeviceV2", launchDeviceV2},
+    {"StreamCreateWithFlags", streamCreateWithFlags},
+    {"StreamDestroy", streamDestroy},
+    {"StreamWaitEvent", streamWaitEvent},
+    {"EventCreateWithFlags", eventCreateWithFlags},
+    {"EventRecord", eventRecord},
+    {"EventRecordWithFlags", eventRecord},
+    {"EventDestroy", eventDestroy},
+    {"Malloc", deviceMallocCall},
+    {"Free", deviceFreeCall},
+    {"MemcpyAsync", memcpyAsync},
+    {"Memcpy2DAsync", memcpy2DAsync},
+    {"Memcpy3DAsync", memcpy3DAsync},
+    {"MemsetAsync", memsetAsync},
+    {"Memset2DAsync", memset2DAsync},
+    {"Memset3DAsync", memset3DAsync},
+    {"DeviceGetAttribute", deviceGetAttribute},
+    {"DeviceGetLimit", deviceGetLimit},
+    {"DeviceGetCacheConfig", deviceGetCacheConfig},
+    {"DeviceGetSharedMemConfig", deviceGetSharedMemConfig},
+    {"GetLastError", getLastError},
+    {"PeekAtLastError", peekAtLastError},
+    {"GetErrorString", getErrorString},
+    {"GetErrorName", getErrorName},
+    {"GetDeviceCount", getDeviceCount},
+    {"GetDevice", getDevice},
+    {"FuncGetAttributes", funcGetAttributes},
+    {"RuntimeGetVersion", runtimeGetVersion},
+    {"OccupancyMaxActiveBlocksPerMultiprocessor", maxActiveBlocks},
+    {"OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", maxActiveBlocks},
+};
+constexpr bool tableFollowsTheNames() {
+  if (std::size(Table) != std::size(DeviceRuntimeFunctions))
+    return false;
+  for (size_t I = 0; I < std::size(Table); ++I)
+    if (Table[I].Name != DeviceRuntimeFunctions[I])
+      return false;
+  return true;
 }
+static_assert(tableFollowsTheNames(),
+              "Table must list DeviceRuntimeFunctions in order");
 
 /// The device library function of each call: one instantiation per entry,
 /// so generated code calls a plain function pointer.
 template <size_t Index>
 void deviceRuntimeEntry(void *Ret, const void *Args, const BlockContext *Ctx,
                         uint32_t X, uint32_t Y, uint32_t Z) {
-  constexpr std::string_view Name = DeviceRuntimeFunctions[Index];
-  static const Call Fn = callFor(Name);
+  constexpr std::string_view Name = Table[Index].Name;
+  constexpr Call Fn = Table[Index].Fn;
   // The calls that return a pointer return null on failure.
   constexpr bool ReturnsPointer = Name == "GetParameterBuffer" ||
                                   Name == "GetParameterBufferV2" ||

@@ -121,11 +121,17 @@ int GridRuntime::queueLaunch(std::unique_ptr<Buffer> B,
       Block.X > 1024 || Block.Y > 1024 || Block.Z > 64 ||
       Grid.X > 0x7fffffffu || Grid.Y > 65535 || Grid.Z > 65535)
     return cudaErrorInvalidConfiguration;
-  if (Env.Pending.fetch_add(1, std::memory_order_relaxed) >= Env.PendingLimit) {
+  size_t Limit = Env.PendingLimit.load(std::memory_order_relaxed);
+  if (!Limit) {
+    Limit = 2048;
+    Runtime::get().getLimit(DeviceLimit::DevRuntimePendingLaunchCount, &Limit);
+    Env.PendingLimit.store(Limit, std::memory_order_relaxed);
+  }
+  if (Env.Pending.fetch_add(1, std::memory_order_relaxed) >= Limit) {
     Env.Pending.fetch_sub(1, std::memory_order_relaxed);
     CUHIP_ERROR("device-side launch of '%s': %zu launches are already "
                 "pending (cudaLimitDevRuntimePendingLaunchCount)",
-                K->Info.Name.c_str(), Env.PendingLimit);
+                K->Info.Name.c_str(), Limit);
     return cudaErrorLaunchPendingCountExceeded;
   }
   Work W;

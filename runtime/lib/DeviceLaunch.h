@@ -44,9 +44,10 @@ struct DeviceLaunchEnv {
                        Dim3 Block, const void *Params, size_t Shared,
                        ptx::host::DeviceRuntime *Runtime, std::string &Msg)>
       Launch;
-  /// cudaLimitDevRuntimePendingLaunchCount: launches queued and not yet
+  /// cudaLimitDevRuntimePendingLaunchCount, read at the tree's first
+  /// device-side launch (0 until then): launches queued and not yet
   /// started, over the whole tree.
-  size_t PendingLimit = 2048;
+  std::atomic<size_t> PendingLimit{0};
   std::atomic<size_t> Pending{0};
   std::mutex Lock; // Streams, Events, NextHandle
   std::set<uint64_t> Streams, Events;

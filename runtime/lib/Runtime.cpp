@@ -1344,25 +1344,29 @@ void Runtime::Impl::LaunchWork::run() {
       }
     return nullptr;
   };
-  Env.Launch = [&](const ptx::host::CompiledKernel &CK, Dim3 G, Dim3 B,
-                   const void *Prm, size_t Shared,
-                   ptx::host::DeviceRuntime *Runtime, std::string &M) {
-    if (P.Sticky.load(std::memory_order_acquire))
-      return Status(P.Sticky.load());
+  // One pointer captured, so that making the launcher allocates nothing
+  // (this runs on every launch, device-side ones or not).
+  struct ParentGrid {
+    Impl &P;
+    const ptx::host::MemcheckLaunch *Check; // null outside memcheck mode
+  } Parent{P, Snapshot ? &Check : nullptr};
+  Env.Launch = [G = &Parent](const ptx::host::CompiledKernel &CK, Dim3 ChildGrid,
+                             Dim3 ChildBlock, const void *Prm, size_t Shared,
+                             ptx::host::DeviceRuntime *Runtime, std::string &M) {
+    if (int S = G->P.Sticky.load(std::memory_order_acquire))
+      return Status(S);
     ptx::host::MemcheckLaunch ChildCheck;
-    ChildCheck.Live = Check.Live;
-    ChildCheck.NumLive = Check.NumLive;
-    ChildCheck.Freed = Check.Freed;
-    ChildCheck.NumFreed = Check.NumFreed;
-    ChildCheck.Params = Prm;
-    ChildCheck.ParamBytes = CK.Info.ParamBufferSize;
-    return P.backend().launch(CK, G, B, Prm, Shared, false, M,
-                              Snapshot ? &ChildCheck : nullptr, Runtime);
+    if (G->Check) {
+      ChildCheck.Live = G->Check->Live;
+      ChildCheck.NumLive = G->Check->NumLive;
+      ChildCheck.Freed = G->Check->Freed;
+      ChildCheck.NumFreed = G->Check->NumFreed;
+      ChildCheck.Params = Prm;
+      ChildCheck.ParamBytes = CK.Info.ParamBufferSize;
+    }
+    return G->P.backend().launch(CK, ChildGrid, ChildBlock, Prm, Shared, false, M,
+                                 G->Check ? &ChildCheck : nullptr, Runtime);
   };
-  {
-    std::lock_guard<std::mutex> G(P.DeviceLock);
-    Env.PendingLimit = P.Settings.DevRuntimePendingLaunchCount;
-  }
   GridRuntime Device(Env, 0);
   Status S = P.backend().launch(*C, Grid, Block, Params.data(), SharedMem,
                                 Cooperative, Msg, Snapshot ? &Check : nullptr,

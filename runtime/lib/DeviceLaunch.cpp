@@ -75,6 +75,7 @@ void *GridRuntime::parameterBuffer(const void *Fn, Dim Grid, Dim Block,
     Error = cudaErrorMemoryAllocation;
     return nullptr;
   }
+  ptx::host::trackDeviceBuffer(B->Bytes.get(), B->Size);
   B->Kernel = C;
   B->Grid = Grid;
   B->Block = Block;
@@ -99,6 +100,7 @@ void *GridRuntime::parameterBuffer(uint64_t Alignment, uint64_t Size,
     Error = cudaErrorMemoryAllocation;
     return nullptr;
   }
+  ptx::host::trackDeviceBuffer(B->Bytes.get(), B->Size);
   void *P = B->Bytes.get();
   std::lock_guard<std::mutex> G(Lock);
   Buffers[P] = std::move(B);

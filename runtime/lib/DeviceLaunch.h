@@ -103,7 +103,13 @@ public:
   static constexpr unsigned MaxDepth = 24;
 
 private:
+  /// A parameter buffer: device code writes the launch's arguments into it
+  /// (memcheck accepts it while it lives).
   struct Buffer {
+    ~Buffer() {
+      if (Bytes)
+        ptx::host::untrackDeviceBuffer(Bytes.get());
+    }
     std::unique_ptr<uint8_t[], void (*)(void *)> Bytes{nullptr, ::free};
     size_t Size = 0;
     const ptx::host::CompiledKernel *Kernel = nullptr; // V2 buffers

@@ -397,18 +397,27 @@ void *deviceHeapMalloc(uint64_t Size) {
       P = nullptr;
     }
   }
-  if (P && HeapTracking.load(std::memory_order_relaxed)) {
-    std::lock_guard<std::mutex> G(HeapLock);
-    HeapBlocks[reinterpret_cast<uint64_t>(P)] = Size;
-  }
+  if (P)
+    trackDeviceBuffer(P, Size);
   return P;
 }
 
-void deviceHeapFree(void *P) {
+void trackDeviceBuffer(const void *P, uint64_t Size) {
+  if (HeapTracking.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> G(HeapLock);
+    HeapBlocks[reinterpret_cast<uint64_t>(P)] = Size;
+  }
+}
+
+void untrackDeviceBuffer(const void *P) {
   if (HeapTracking.load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> G(HeapLock);
     HeapBlocks.erase(reinterpret_cast<uint64_t>(P));
   }
+}
+
+void deviceHeapFree(void *P) {
+  untrackDeviceBuffer(P);
   if (P)
     HeapUsed.fetch_sub(malloc_usable_size(P), std::memory_order_relaxed);
   std::free(P);

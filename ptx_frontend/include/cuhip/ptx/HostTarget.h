@@ -330,6 +330,11 @@ enum AccessKind : uint32_t {
 /// blocks while they are live. Turning tracking on makes the device
 /// library's malloc and free record their blocks.
 void setMemcheckDeviceHeapTracking(bool On);
+/// Memcheck mode: memory kernels may access besides allocations and the
+/// in-kernel heap (the device runtime's parameter buffers), from track to
+/// untrack. Nothing is recorded when tracking is off.
+void trackDeviceBuffer(const void *P, uint64_t Size);
+void untrackDeviceBuffer(const void *P);
 
 /// The in-kernel malloc heap's size (cudaLimitMallocHeapSize): device
 /// malloc returns null once the live blocks would exceed it, as on a GPU.

@@ -156,9 +156,16 @@ CUresult getAttribute(int *Value, CUfunction_attribute Attr, const void *F) {
     *Value = 32;
     return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_PTX_VERSION:
-  case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
-    *Value = S.PtxSm ? int(S.PtxSm) : D.Major * 10 + D.Minor;
+  case CU_FUNC_ATTRIBUTE_BINARY_VERSION: {
+    // The runtime API's answers (cudaFuncGetAttributes): the PTX target the
+    // module was loaded from, and the device's compute capability.
+    rt::KernelAttributes A;
+    if (CUresult R = toCU(runtime().kernelAttributes(kernel(F), &A)))
+      return R;
+    *Value = Attr == CU_FUNC_ATTRIBUTE_PTX_VERSION ? A.PtxVersion
+                                                   : A.BinaryVersion;
     return CUDA_SUCCESS;
+  }
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
     *Value = int(dynamicSharedLimit(F, S));
     return CUDA_SUCCESS;

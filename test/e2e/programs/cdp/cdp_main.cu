@@ -85,6 +85,13 @@ __global__ void bad_launches(int *status) {
   status[5] = dev;
   status[6] = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   status[7] = sms;
+  cudaFuncAttributes fa;
+  status[8] = cudaFuncGetAttributes(&fa, fill_child);
+  status[9] = fa.maxThreadsPerBlock;
+  status[10] = fa.ptxVersion;
+  int blocks = 0;
+  status[11] = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill_child, 128, 0);
+  status[12] = blocks;
 }
 
 // Recursion past CUDA's 24 nesting levels: the launch from level 24 fails.
@@ -180,6 +187,16 @@ int main() {
   int host_sms = 0;
   CHECK(cudaDeviceGetAttribute(&host_sms, cudaDevAttrMultiProcessorCount, 0));
   EXPECT(status[6] == cudaSuccess && status[7] == host_sms);
+  // The device side sees the kernel as the host does.
+  cudaFuncAttributes host_fa;
+  CHECK(cudaFuncGetAttributes(&host_fa, fill_child));
+  EXPECT(status[8] == cudaSuccess && status[9] == host_fa.maxThreadsPerBlock &&
+         status[10] == host_fa.ptxVersion);
+  int host_blocks = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&host_blocks, fill_child,
+                                                      128, 0));
+  EXPECT(status[11] == cudaSuccess && status[12] == host_blocks &&
+         host_blocks > 0);
 
   *levels = 0;
   status[0] = status[1] = 0;

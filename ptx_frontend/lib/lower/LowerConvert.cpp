@@ -571,7 +571,10 @@ void lowerScalarCvt(FunctionLowering &L, const Instruction &I,
     Value *Bits = readFloatBits(L, I, 1, ST);
     if (!Bits)
       return;
-    if (M.Ftz && ST == ScalarType::F32)
+    // .ftz flushes an f32 subnormal input, except into f16: an H200 (sm_90)
+    // rounded those inputs as they are, .ftz written or not (cvt.rp.ftz of
+    // a positive subnormal gave f16's smallest subnormal, not +0).
+    if (M.Ftz && ST == ScalarType::F32 && DT != ScalarType::F16)
       Bits = flushBits(B, Bits, F32Format);
     unsigned DW = scalarTypeBits(DT), SW = scalarTypeBits(ST);
     if (DT == ST) {

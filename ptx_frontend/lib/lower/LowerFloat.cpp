@@ -863,36 +863,6 @@ Value *narrowToSingle(FloatEmitter &E, Value *Bits) {
   return E.B.CreateBitCast(Bits, E.B.getFloatTy());
 }
 
-/// mad.f32 as sm_1x defines it (ISA, mad notes "For .target sm_1x"): the
-/// product of a and b is formed in double precision and its significand
-/// truncated to 24 bits, the exponent preserved (so the product neither
-/// overflows nor underflows), and c is added with round-to-nearest-even;
-/// when c is +/-0 the result is that of a separate mul and add instead.
-/// Inputs arrive flushed; the caller flushes the result.
-Value *madTruncatedProduct(FunctionLowering &L, Value *A, Value *Bv, Value *C) {
-  IRBuilder<> &B = L.B;
-  Type *F64 = B.getDoubleTy(), *I64 = B.getInt64Ty();
-  // 24 x 24 significand bits: the double product is exact.
-  Value *P = B.CreateFMul(B.CreateFPExt(A, F64), B.CreateFPExt(Bv, F64));
-  // Dropping the 29 fraction bits below the 24th truncates toward zero;
-  // a NaN keeps its payload (clearing it could turn it into infinity).
-  Value *PBits = B.CreateBitCast(P, I64);
-  Value *T = B.CreateBitCast(
-      B.CreateAnd(PBits, B.getInt64(~((uint64_t(1) << 29) - 1))), F64);
-  T = B.CreateSelect(B.CreateFCmpUNO(P, P), P, T);
-  // The sum is rounded once: both addends have 24-bit significands and c
-  // is a normal f32 (or the separate form below applies), so either the
-  // double sum is exact or the smaller addend lies below 2^-29 of the
-  // larger, too little to move the f32 rounding of the sum off that of
-  // the larger one.
-  Value *S = B.CreateFAdd(T, B.CreateFPExt(C, F64));
-  Value *Fused = B.CreateFPTrunc(S, B.getFloatTy());
-  // c = +/-0: mul.f32 then add.f32, each rounded and flushed.
-  Value *Separate = B.CreateFAdd(L.flush(B.CreateFMul(A, Bv)), C);
-  Value *CZero = B.CreateFCmpOEQ(C, ConstantFP::get(C->getType(), 0.0));
-  return B.CreateSelect(CZero, Separate, Fused);
-}
-
 void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
                       const ArithMods &M) {
   FloatEmitter E(L);
@@ -957,8 +927,10 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
       return;
     if (!M.any(ModRnd)) {
       // fma has no default rounding. mad.f64 without one is legacy PTX
-      // that maps to mad.rn.f64; mad.f32 without one is fma.rn.f32 on
-      // sm_20 and later, but a truncated-product form on sm_1x.
+      // that maps to mad.rn.f64, and mad.f32 without one is fma.rn.f32.
+      // On sm_1x the ISA's notes truncate the product before the add, but
+      // the GPUs that run sm_1x PTX today fuse it (an H200 gave fma.rn's
+      // results, with sm_1x's flushing): cuhip does what they do.
       if (Op == "fma") {
         L.unsupported(I, "fma requires a rounding modifier");
         return;
@@ -968,9 +940,7 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
     if (!A || !Bv || !C)
       return;
     Value *R;
-    if (Op == "mad" && Sm1x && !M.any(ModRnd))
-      R = madTruncatedProduct(L, A, Bv, C);
-    else if (!Directed)
+    if (!Directed)
       R = E.fma(A, Bv, C);
     else if (IsF32)
       R = narrowToSingle(
@@ -1142,9 +1112,15 @@ void lowerScalarFloat(FunctionLowering &L, const Instruction &I, ScalarType T,
       R = B.CreateFNeg(A);
     } else {
       R = E.fabs(A);
-      // abs.f64 passes a NaN through unchanged (ISA 9.7.3.9).
-      if (!IsF32)
-        R = B.CreateSelect(E.isNaN(A), A, R);
+      // abs.f64 passes a NaN through with its sign (ISA 9.7.3.9); an H200
+      // quiets a signaling one, so cuhip does too.
+      if (!IsF32) {
+        Value *Quiet = B.CreateBitCast(
+            B.CreateOr(B.CreateBitCast(A, B.getInt64Ty()),
+                       B.getInt64(uint64_t(1) << 51)),
+            A->getType());
+        R = B.CreateSelect(E.isNaN(A), Quiet, R);
+      }
     }
     finish(R);
     return;

@@ -41,7 +41,7 @@ class Case:
         self.header = header.strip("\n")  # comment block for both files
         self.n = n
         self.inputs = []   # (name, type, values)
-        self.outputs = []  # (name, type, reg, expected, comment)
+        self.outputs = []  # (name, type, reg, expected, comment, flags)
         self.regs = []     # declaration lines
         self.body = []
 
@@ -52,10 +52,10 @@ class Case:
         assert len(values) == self.n, name
         self.inputs.append((name, t, values))
 
-    def output(self, name, t, reg, expected, comment=""):
+    def output(self, name, t, reg, expected, comment="", flags=""):
         assert name not in TYPES, name
         assert len(expected) == self.n, name
-        self.outputs.append((name, t, reg, expected, comment))
+        self.outputs.append((name, t, reg, expected, comment, flags))
 
     def write(self):
         d = os.path.join(ROOT, self.family)
@@ -69,14 +69,14 @@ class Case:
         ptx.append(f".visible .entry {self.kernel}(")
         ptx.append(",\n".join("    " + p for p in params) + ")")
         ptx.append("{")
-        ptx.append("  .reg .b32 %tid;")
+        ptx.append("  .reg .b32 %tix;")
         ptx.append("  .reg .b64 %base, %addr, %off2, %off4, %off8;")
         for r in self.regs:
             ptx.append("  " + r)
-        ptx.append("  mov.u32 %tid, %tid.x;")
-        ptx.append("  mul.wide.u32 %off2, %tid, 2;")
-        ptx.append("  mul.wide.u32 %off4, %tid, 4;")
-        ptx.append("  mul.wide.u32 %off8, %tid, 8;")
+        ptx.append("  mov.u32 %tix, %tid.x;")
+        ptx.append("  mul.wide.u32 %off2, %tix, 2;")
+        ptx.append("  mul.wide.u32 %off4, %tix, 4;")
+        ptx.append("  mul.wide.u32 %off8, %tix, 8;")
         for n, t, _ in self.inputs:
             sz = SIZES[t]
             ptx.append(f"  ld.param.u64 %base, [p_{n}];")
@@ -85,7 +85,7 @@ class Case:
         for line in self.body:
             ptx.append(("  " + line) if line and not line.endswith(":")
                        else line)
-        for n, t, reg, _, _ in self.outputs:
+        for n, t, reg, *_ in self.outputs:
             sz = SIZES[t]
             ptx.append(f"  ld.param.u64 %base, [p_{n}];")
             ptx.append(f"  add.s64 %addr, %base, %off{sz};")
@@ -108,11 +108,11 @@ class Case:
             data.append(f"param {n}")
         for n, *_ in self.outputs:
             data.append(f"param {n}")
-        for n, t, _, exp, comment in self.outputs:
+        for n, t, _, exp, comment, flags in self.outputs:
             if comment:
                 for line in comment.splitlines():
                     data.append("# " + line)
-            data.append(f"expect {n} {t} = " +
+            data.append(f"expect {n} {t}{' ' + flags if flags else ''} = " +
                         " ".join(fmt(v, t) for v in exp))
         with open(os.path.join(d, self.name + ".data"), "w") as f:
             f.write("\n".join(data) + "\n")

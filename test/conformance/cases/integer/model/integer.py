@@ -97,7 +97,7 @@ addc after sub.cc adds 1 when there was no borrow) and subc subtracts
         "addc.u32 %k1, 0, 0;",
         "addc.u32 %k2, 0, 0;",
         "// A predicated-off add.cc does not write CC.CF.",
-        "and.b32 %t, %tid, 1;",
+        "and.b32 %t, %tix, 1;",
         "setp.ne.u32 %odd, %t, 0;",
         "add.cc.u32 %t, 0, 0;",
         "@%odd add.cc.u32 %t, 0xffffffff, 1;",

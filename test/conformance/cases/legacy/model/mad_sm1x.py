@@ -1,18 +1,17 @@
 #!/usr/bin/env python3
-"""Writes cases/legacy/mad-sm1x.ptx and .data: mad.f32 as the PTX ISA
-defines it for .target sm_1x, on inputs where it differs from fma, from a
-separate mul and add, or from an IEEE result with subnormals. Run it after
+"""Writes cases/legacy/mad-sm1x.ptx and .data: mad.f32 without a rounding
+modifier in PTX for .target sm_1x, on inputs where a fused, a truncated and
+a separate multiply-add differ, and where subnormals appear. Run it after
 changing a case:
     python3 test/conformance/cases/legacy/model/mad_sm1x.py
 
-The model follows the ISA's notes on mad for sm_1x: subnormal inputs and
-results are flushed to sign-preserving zero; "mad.f32 computes the product
-of a and b at double precision, and then the mantissa is truncated to 23
-bits, but the exponent is preserved" (so the product neither overflows nor
-underflows), c is added and the sum rounded to nearest even; "when c =
-+/-0.0, mad.f32 is identical to the result computed using separate mul and
-add instructions". mad.sat.f32 clamps to [0, 1], NaN to +0. Exact
-arithmetic comes from float/fpref.py.
+The ISA's notes on mad describe sm_1x hardware, which truncated the product
+to 24 bits before adding c. The GPUs that run such PTX today do not: on an
+H200 (sm_90, driver 580) this kernel gave the fused result, the exact
+product plus c rounded once to nearest even, with subnormal inputs and
+results flushed to sign-preserving zero as sm_1x requires of every f32
+instruction. The model (and cuhip) follow that hardware. mad.sat.f32
+clamps to [0, 1], NaN to +0. Exact arithmetic comes from float/fpref.py.
 """
 import os
 import sys
@@ -23,33 +22,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(CASES, "float"))
 from fpref import (F32, RN, NAN, Special, decode, encode_exact, flush,  # noqa
-                   floor_log2, is_nan, mul, add, round_to_format)
-
-
-def truncate24(v):
-    """v's significand cut to 24 bits toward zero, the exponent unbounded."""
-    if v == 0:
-        return v
-    q = Fraction(2) ** (floor_log2(abs(v)) - 23)
-    t = (abs(v) / q).numerator // (abs(v) / q).denominator * q
-    return t if v > 0 else -t
+                   is_nan, mul, add, round_to_format)
 
 
 def mad_sm1x(ab, bb, cb, sat=False):
     a, b, c = (decode(flush(x, F32), F32) for x in (ab, bb, cb))
-    c_zero = isinstance(c, Special) and c.kind == "zero"
-    if c_zero:
-        # mul.f32 then add.f32, each rounded to nearest and flushed.
-        p, pneg = mul(a, b)
-        m = flush(round_to_format(p, F32, RN, pneg), F32)
-        s, sneg = add(decode(m, F32), c, RN)
-    else:
-        p, pneg = mul(a, b)
-        if isinstance(p, Fraction) and p != 0:
-            p = truncate24(p)
-        elif isinstance(p, Fraction):
-            p = Special("zero", pneg)
-        s, sneg = add(p, c, RN)
+    # The exact product plus c, rounded once.
+    p, pneg = mul(a, b)
+    if isinstance(p, Fraction) and p == 0:
+        p = Special("zero", pneg)
+    s, sneg = add(p, c, RN)
     r = flush(round_to_format(s, F32, RN, sneg), F32)
     if sat:
         # [0, 1], NaN and negative values to +0; the ISA leaves the sign of
@@ -67,19 +49,19 @@ def mad_sm1x(ab, bb, cb, sat=False):
 # (a, b, c, why)
 CASES_ = [
     (0x3f800003, 0x3f800003, 0xbf800000,
-     "(1+3u)^2 - 1: the product's 2^-46 bits are truncated (fma keeps them)"),
+     "(1+3u)^2 - 1: the product's 2^-46 bits are kept (sm_1x truncated them)"),
     (0x3f800801, 0x3f800800, 0x00000000,
-     "c = +0: mul rounds the product up, then adds"),
+     "c = +0: the product rounded up"),
     (0x3f800801, 0x3f800800, 0x0d800000,
-     "same product, c = 2^-100: the truncated product is used"),
+     "same product, c = 2^-100: still rounded up (sm_1x truncated it)"),
     (0x3f800001, 0x3f800001, 0x33800000,
-     "1+2^-22 (truncated) + 2^-24 is a tie, to even; fma rounds up"),
+     "1+2^-22+2^-46 + 2^-24 rounds up (sm_1x: a tie, to even)"),
     (0x5f400000, 0x5fc00000, 0xff700000,
-     "the product 2.25*2^127 overflows f32 but keeps its exponent"),
+     "the product 2.25*2^127 overflows f32 but the sum does not"),
     (0x1c800000, 0x1c800000, 0x00800000,
-     "the product 2^-140 keeps its exponent and reaches the sum"),
+     "the product 2^-140 reaches the sum"),
     (0x1c800000, 0x1c800000, 0x00000000,
-     "c = 0: mul flushes the 2^-140 product to zero"),
+     "c = 0: the 2^-140 result is flushed to zero"),
     (0x00400000, 0x7e800000, 0x3f800000,
      "a subnormal a is flushed to zero"),
     (0x20000000, 0x20000000, 0x80c00000,
@@ -110,10 +92,9 @@ def main():
     SC = [x[2] for x in sat]
     d = [mad_sm1x(*x[:3]) for x in CASES_]
     ds = [mad_sm1x(*x[:3], sat=True) for x in sat]
-    ptx = """// mad.f32 without a rounding modifier on .target sm_1x: the product
-// truncated to 24 significant bits with its exponent kept, then c added and
-// rounded to nearest; a separate mul and add when c is zero; subnormals
-// flushed. Generated by legacy/model/mad_sm1x.py.
+    ptx = """// mad.f32 without a rounding modifier on .target sm_1x: fused, as the
+// GPUs that run sm_1x PTX today compute it, with subnormals flushed.
+// Generated by legacy/model/mad_sm1x.py.
 	.version 1.4
 	.target sm_10, map_f64_to_f32
 
@@ -148,8 +129,9 @@ def main():
     h = lambda v: "0x%08x" % v  # noqa: E731
     data = ["# mad.f32 on sm_1x, thread i: out[i] = mad.f32(a[i], b[i], c[i]),",
             "# out[n + i] = mad.sat.f32(sa[i], sb[i], sc[i]); in holds a, b, c,",
-            "# sa, sb, sc. Expected values from legacy/model/mad_sm1x.py (the",
-            "# ISA's notes on mad for sm_1x, evaluated in exact arithmetic):"]
+            "# sa, sb, sc. Expected values from legacy/model/mad_sm1x.py (a",
+            "# fused multiply-add with sm_1x's flushing, in exact arithmetic, as",
+            "# an H200 computed it; the ISA's sm_1x notes truncate the product):"]
     for i, x in enumerate(CASES_):
         data.append(f"#   {i}: {x[3]}")
     for i, x in enumerate(sat):

@@ -47,9 +47,32 @@ def case(name, kernel, header, inputs):
     return c
 
 
+# Forms for which an H200 (sm_90, driver 580, which emulates the video
+# instructions) computed other values than the ISA's pseudo-code for some of
+# the inputs, as (case, output index): the number of elements that differed.
+# Among them, vadd.u32.u32.u32.sat wraps instead of saturating, signed
+# saturation into a merged byte gives +127 for negative results, and a
+# merge into .h1 after vsub leaves the half-word zero. cuhip follows the
+# ISA here; the expect lines carry gpu=differs.
+GPU_DIFFERS = {
+    ("scalar-arith", 2): 6, ("scalar-arith", 11): 7,
+    ("scalar-arith", 14): 10, ("scalar-arith", 15): 8,
+    ("scalar-arith", 16): 13,
+    ("scalar-shift-set", 1): 4, ("scalar-shift-set", 3): 11,
+    ("scalar-shift-set", 4): 4, ("scalar-shift-set", 5): 12,
+    ("scalar-shift-set", 6): 13, ("scalar-shift-set", 18): 7,
+    ("vmad", 2): 8, ("vmad", 3): 8, ("vmad", 9): 13, ("vmad", 13): 8,
+}
+
+
 def emit(c, k, text, expected, formula):
     c.body.append(text.replace("%d,", f"%d{k},").replace("%d.", f"%d{k}."))
-    c.output(f"out{k}", "u32", f"%d{k}", expected, formula)
+    differs = GPU_DIFFERS.get((c.name, k))
+    if differs:
+        formula += ("\n(an H200 computed %d of these %d values otherwise; "
+                    "the ISA's are kept)" % (differs, len(expected)))
+    c.output(f"out{k}", "u32", f"%d{k}", expected, formula,
+             "gpu=differs" if differs else "")
 
 
 def sel(reg, s):

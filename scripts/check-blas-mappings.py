@@ -26,7 +26,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBRARIES = [("libcublas.so.13", "cublas"), ("libcublasLt.so.13", "cublasLt")]
-STUB_SOURCES = [os.path.join("libcublas", "cublasLt", "LtUnsupported.cpp")]
+STUB_SOURCES = [os.path.join("libcublas", "cublasLt", "LtUnsupported.cpp"),
+                os.path.join("libcublas", "cublas", "Unsupported.cpp")]
 EXPORTS_FILE = os.path.join("libcublas", "drop-in-exports.tsv")
 
 
@@ -47,7 +48,12 @@ def stub_names(root):
     names = set()
     for rel in STUB_SOURCES:
         with open(os.path.join(root, rel), encoding="utf-8") as f:
-            names |= set(re.findall(r"^CUHIP_LT_UNSUPPORTED\((\w+)", f.read(), re.M))
+            text = f.read()
+        # The stub files' macros (CUHIP_LT_UNSUPPORTED, UNDOCUMENTED) and
+        # their written-out stubs (an exported function in such a file).
+        names |= set(re.findall(r"^(?:CUHIP_LT_UNSUPPORTED|UNDOCUMENTED)\((\w+)",
+                                text, re.M))
+        names |= set(re.findall(r"^CUHIP_EXPORT \w+ (\w+)\(", text, re.M))
     return names
 
 

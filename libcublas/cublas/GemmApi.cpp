@@ -1,11 +1,14 @@
 //===- GemmApi.cpp - The cuBLAS GEMM family over the engine ---------------===//
 //
-// Every GEMM entry point (S/D/H gemm, SgemmEx, GemmEx, their batched and
-// strided-batched forms, each also in _64) checks its arguments as cuBLAS
-// does, translates types and compute type into one GemmDesc and hands it
-// to the engine on the handle's stream.
+// Every real GEMM entry point (S/D/H gemm, SgemmEx, GemmEx, their batched
+// and strided-batched forms, each also in _64; the legacy Sgemm/Dgemm; the
+// grouped GemmGroupedBatchedEx) checks its arguments as cuBLAS does,
+// translates types and compute type into one GemmDesc and hands it to the
+// engine on the handle's stream. GemmEx's complex types go to
+// Level3Api.cpp's typed complex GEMM.
 //
 //===----------------------------------------------------------------------===//
+#include "BlasCall.h"
 #include "Handle.h"
 
 #include "ApiCommon.h"
@@ -15,6 +18,8 @@
 #include "cuhip/runtime/Log.h"
 
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 using namespace cuhip;
 using namespace cuhip::cublas;
@@ -25,7 +30,7 @@ using blas::GemmDesc;
 
 namespace {
 
-bool toOp(cublasOperation_t T, blas::Op &Out) {
+bool toRealOp(cublasOperation_t T, blas::Op &Out) {
   switch (T) {
   case CUBLAS_OP_N:
     Out = blas::Op::N;
@@ -75,6 +80,8 @@ bool toCompute(int C, Compute &Out) {
   }
 }
 
+bool isComplex(DType T) { return T == DType::C32 || T == DType::C64; }
+
 bool validAlgo(int Algo) {
   return (Algo >= CUBLAS_GEMM_DEFAULT && Algo <= CUBLAS_GEMM_ALGO23) ||
          (Algo >= CUBLAS_GEMM_DEFAULT_TENSOR_OP &&
@@ -99,7 +106,7 @@ struct GemmCall {
   cublasStatus_t run() {
     if (!isLive(Handle))
       return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!toOp(TransA, D.TransA) || !toOp(TransB, D.TransB) || M < 0 ||
+    if (!toRealOp(TransA, D.TransA) || !toRealOp(TransB, D.TransB) || M < 0 ||
         N < 0 || K < 0 || Batch < 0)
       return invalid("a transpose, size or batch count");
     int64_t RowsA = D.TransA == blas::Op::N ? M : K;
@@ -120,6 +127,8 @@ struct GemmCall {
     D.Ldc = D.Ldd = Ldc;
     D.BatchCount = Batch;
     D.ScalarsOnDevice = Handle->PointerMode == CUBLAS_POINTER_MODE_DEVICE;
+    if (isComplex(D.TypeA) || isComplex(D.TypeB) || isComplex(D.TypeC))
+      return complexGemmEx(Name, Handle, TransA, TransB, D);
     const char *Why = nullptr;
     if (!blas::gemmSupported(D, &Why)) {
       CUHIP_WARN("%s: not supported: %s", Name, Why);
@@ -360,3 +369,127 @@ GEMM_STRIDED_BATCHED_EX(cublasGemmStridedBatchedEx_64, int64_t)
 GEMM_BATCHED_EX(cublasGemmBatchedEx, int)
 GEMM_BATCHED_EX(cublasGemmBatchedEx_64, int64_t)
 #undef GEMM_BATCHED_EX
+
+// --- the legacy forms (cublas.h) ---------------------------------------------
+
+#define GEMM_LEGACY(NAME, V2, T)                                               \
+  CUHIP_EXPORT void NAME(char transa, char transb, int m, int n, int k,        \
+                         T alpha, const T *A, int lda, const T *B, int ldb,    \
+                         T beta, T *C, int ldc) {                              \
+    CUHIP_LEGACY_CALL(V2(legacyHandle(), legacyOp(transa), legacyOp(transb),   \
+                         m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc));     \
+  }
+GEMM_LEGACY(cublasSgemm, cublasSgemm_v2, float)
+GEMM_LEGACY(cublasDgemm, cublasDgemm_v2, double)
+#undef GEMM_LEGACY
+
+// --- GemmGroupedBatchedEx -----------------------------------------------------
+
+namespace {
+
+/// Groups of products of one type combination: group g has group_size[g]
+/// products sharing transposes, sizes, leading dimensions and alpha/beta
+/// (compute-type scalars, by the pointer mode). The size arrays are host
+/// memory, the matrix pointer arrays device memory.
+template <typename I>
+cublasStatus_t gemmGroupedEx(
+    const char *Name, cublasHandle_t H, const cublasOperation_t *TA,
+    const cublasOperation_t *TB, const I *M, const I *N, const I *K,
+    const void *Alpha, const void *const *A, cudaDataType_t AType,
+    const I *Lda, const void *const *B, cudaDataType_t BType, const I *Ldb,
+    const void *Beta, void *const *C, cudaDataType_t CType, const I *Ldc,
+    int64_t Groups, const I *GroupSize, cublasComputeType_t ComputeType) {
+  Call Cl(Name, H);
+  if (cublasStatus_t S = Cl.start())
+    return S;
+  GemmCall Types{Name, H, CUBLAS_OP_N, CUBLAS_OP_N, 0, 0, 0, 1, 1, 1};
+  if (cublasStatus_t S =
+          Types.exTypes(AType, BType, CType, ComputeType, CUBLAS_GEMM_DEFAULT))
+    return S;
+  if (Groups < 0)
+    return Cl.invalid("group count");
+  if (Groups == 0)
+    return CUBLAS_STATUS_SUCCESS;
+  if (!TA || !TB || !M || !N || !K || !Alpha || !Lda || !Ldb || !Beta ||
+      !Ldc || !GroupSize)
+    return Cl.invalid("array (null)");
+  std::vector<GemmDesc> Gs(Groups, Types.D);
+  std::vector<int64_t> Sizes(Groups);
+  int64_t Total = 0;
+  for (int64_t G = 0; G < Groups; ++G) {
+    GemmDesc &D = Gs[G];
+    if (!toRealOp(TA[G], D.TransA) || !toRealOp(TB[G], D.TransB))
+      return Cl.invalid("transpose");
+    D.M = M[G];
+    D.N = N[G];
+    D.K = K[G];
+    D.Lda = Lda[G];
+    D.Ldb = Ldb[G];
+    D.Ldc = D.Ldd = Ldc[G];
+    Sizes[G] = GroupSize[G];
+    if (D.M < 0 || D.N < 0 || D.K < 0 || Sizes[G] < 0 ||
+        D.Lda < std::max<int64_t>(1, D.TransA == blas::Op::N ? D.M : D.K) ||
+        D.Ldb < std::max<int64_t>(1, D.TransB == blas::Op::N ? D.K : D.N) ||
+        D.Ldc < std::max<int64_t>(1, D.M))
+      return Cl.invalid("size, group size or leading dimension");
+    const char *Why = nullptr;
+    if (!blas::gemmSupported(D, &Why))
+      return Cl.unsupported(Why);
+    Total += Sizes[G];
+  }
+  if (Total > 0 && (!A || !B || !C))
+    return Cl.invalid("pointer array (null)");
+  // Host-mode scalars are copied now, device-mode ones read when it runs.
+  size_t Bytes = Types.D.ComputeType == Compute::F16   ? 2
+                 : Types.D.ComputeType == Compute::F64 ? 8
+                                                       : 4;
+  bool OnDevice = Cl.deviceScalars();
+  std::vector<unsigned char> Alphas, Betas;
+  if (!OnDevice) {
+    Alphas.resize(Bytes * Groups);
+    Betas.resize(Bytes * Groups);
+    std::memcpy(Alphas.data(), Alpha, Alphas.size());
+    std::memcpy(Betas.data(), Beta, Betas.size());
+  }
+  return Cl.run([=] {
+    int64_t Index = 0;
+    for (int64_t G = 0; G < Groups; ++G) {
+      GemmDesc D = Gs[G];
+      D.Alpha = (OnDevice ? static_cast<const unsigned char *>(Alpha)
+                          : Alphas.data()) +
+                G * Bytes;
+      D.Beta = (OnDevice ? static_cast<const unsigned char *>(Beta)
+                         : Betas.data()) +
+               G * Bytes;
+      for (int64_t J = 0; J < Sizes[G]; ++J, ++Index) {
+        D.A = A[Index];
+        D.B = B[Index];
+        D.C = D.D = C[Index];
+        blas::gemmOnHost(D);
+      }
+    }
+  });
+}
+
+} // namespace
+
+#define GEMM_GROUPED_EX(NAME, INT)                                             \
+  CUHIP_EXPORT cublasStatus_t NAME(                                            \
+      cublasHandle_t handle, const cublasOperation_t transa_array[],           \
+      const cublasOperation_t transb_array[], const INT m_array[],             \
+      const INT n_array[], const INT k_array[], const void *alpha_array,       \
+      const void *const Aarray[], cudaDataType_t Atype,                        \
+      const INT lda_array[], const void *const Barray[],                       \
+      cudaDataType_t Btype, const INT ldb_array[], const void *beta_array,     \
+      void *const Carray[], cudaDataType_t Ctype, const INT ldc_array[],       \
+      INT group_count, const INT group_size[],                                 \
+      cublasComputeType_t computeType) {                                       \
+    return gemmGroupedEx(#NAME, handle, transa_array, transb_array, m_array,   \
+                         n_array, k_array, alpha_array, Aarray, Atype,         \
+                         lda_array, Barray, Btype, ldb_array, beta_array,      \
+                         Carray, Ctype, ldc_array, group_count, group_size,    \
+                         computeType);                                         \
+  }
+GEMM_GROUPED_EX(cublasGemmGroupedBatchedEx, int)
+GEMM_GROUPED_EX(cublasGemmGroupedBatchedEx_64, int64_t)
+#undef GEMM_GROUPED_EX

@@ -4,7 +4,8 @@
 // workspace; on cuhip the modes other than the pointer mode change nothing
 // in the results (the CPU backend has no tensor cores to opt into) but are
 // kept and reported. cublasSet/GetVector/Matrix are strided copies of the
-// runtime (memcpy3D).
+// runtime (memcpy3D). The legacy API's implicit context (cublasInit,
+// cublasGetError, ...) is a handle like the others.
 //
 //===----------------------------------------------------------------------===//
 #include "Handle.h"
@@ -288,6 +289,68 @@ CUHIP_EXPORT cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle,
   return CUBLAS_STATUS_SUCCESS;
 }
 
+// Undocumented; libcusolver sets it on its handles. cuBLAS accepts 0 and 1.
+CUHIP_EXPORT cublasStatus_t cublasSetEnvironmentMode(cublasHandle_t handle,
+                                                     int mode) {
+  CHECK_HANDLE(handle);
+  if (mode < 0 || mode > 1)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  handle->EnvironmentMode = mode;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUHIP_EXPORT cublasStatus_t cublasGetEnvironmentMode(cublasHandle_t handle,
+                                                     int *mode) {
+  CHECK_HANDLE(handle);
+  if (!mode)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  *mode = handle->EnvironmentMode;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// --- emulation settings: kept and reported ----------------------------------
+
+/// A getter and a setter of one field of the handle; VALID, an expression
+/// of `value`, says whether the setter accepts it.
+#define HANDLE_SETTING(GET, SET, TYPE, FIELD, VALID)                           \
+  CUHIP_EXPORT cublasStatus_t GET(cublasHandle_t handle, TYPE *value) {        \
+    CHECK_HANDLE(handle);                                                      \
+    if (!value)                                                                \
+      return CUBLAS_STATUS_INVALID_VALUE;                                      \
+    *value = handle->FIELD;                                                    \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }                                                                            \
+  CUHIP_EXPORT cublasStatus_t SET(cublasHandle_t handle, TYPE value) {         \
+    CHECK_HANDLE(handle);                                                      \
+    if (!(VALID))                                                              \
+      return CUBLAS_STATUS_INVALID_VALUE;                                      \
+    handle->FIELD = value;                                                     \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }
+HANDLE_SETTING(cublasGetEmulationStrategy, cublasSetEmulationStrategy,
+               cublasEmulationStrategy_t, EmulationStrategy,
+               value >= CUBLAS_EMULATION_STRATEGY_DEFAULT &&
+                   value <= CUBLAS_EMULATION_STRATEGY_EAGER)
+HANDLE_SETTING(cublasGetEmulationSpecialValuesSupport,
+               cublasSetEmulationSpecialValuesSupport,
+               cudaEmulationSpecialValuesSupport, SpecialValues,
+               (static_cast<unsigned>(value) & ~0xFFFFu) == 0)
+HANDLE_SETTING(cublasGetFixedPointEmulationMantissaControl,
+               cublasSetFixedPointEmulationMantissaControl,
+               cudaEmulationMantissaControl, MantissaControl,
+               value == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ||
+                   value == CUDA_EMULATION_MANTISSA_CONTROL_FIXED)
+HANDLE_SETTING(cublasGetFixedPointEmulationMaxMantissaBitCount,
+               cublasSetFixedPointEmulationMaxMantissaBitCount, int,
+               MaxMantissaBitCount, value >= 0)
+HANDLE_SETTING(cublasGetFixedPointEmulationMantissaBitOffset,
+               cublasSetFixedPointEmulationMantissaBitOffset, int,
+               MantissaBitOffset, true)
+HANDLE_SETTING(cublasGetFixedPointEmulationMantissaBitCountPointer,
+               cublasSetFixedPointEmulationMantissaBitCountPointer, int *,
+               MantissaBitCountPointer, true)
+#undef HANDLE_SETTING
+
 CUHIP_EXPORT const char *cublasGetStatusName(cublasStatus_t status) {
   return blas::statusName(status);
 }
@@ -466,3 +529,87 @@ MATRIX_COPY_ASYNC(cublasSetMatrixAsync_64, int64_t, rt::CopyKind::HostToDevice)
 MATRIX_COPY_ASYNC(cublasGetMatrixAsync, int, rt::CopyKind::DeviceToHost)
 MATRIX_COPY_ASYNC(cublasGetMatrixAsync_64, int64_t, rt::CopyKind::DeviceToHost)
 #undef MATRIX_COPY_ASYNC
+
+// --- the legacy API's context (cublas.h) ------------------------------------
+
+namespace {
+
+std::mutex LegacyLock;
+cublasHandle_t Legacy = nullptr;
+std::atomic<int> LegacyError{CUBLAS_STATUS_SUCCESS};
+
+} // namespace
+
+namespace cuhip::cublas {
+
+cublasHandle_t legacyHandle() {
+  std::lock_guard<std::mutex> G(LegacyLock);
+  if (!Legacy && cublasCreate_v2(&Legacy) != CUBLAS_STATUS_SUCCESS)
+    Legacy = nullptr;
+  return Legacy;
+}
+
+void legacyRecord(cublasStatus_t S) {
+  if (S != CUBLAS_STATUS_SUCCESS)
+    LegacyError.store(S, std::memory_order_relaxed);
+}
+
+} // namespace cuhip::cublas
+
+CUHIP_EXPORT cublasStatus_t cublasInit(void) {
+  return legacyHandle() ? CUBLAS_STATUS_SUCCESS
+                        : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+CUHIP_EXPORT cublasStatus_t cublasShutdown(void) {
+  cublasHandle_t H;
+  {
+    std::lock_guard<std::mutex> G(LegacyLock);
+    H = Legacy;
+    Legacy = nullptr;
+  }
+  // A later legacy call starts a new context, as after cublasInit.
+  return H ? cublasDestroy_v2(H) : CUBLAS_STATUS_SUCCESS;
+}
+
+CUHIP_EXPORT cublasStatus_t cublasGetError(void) {
+  return static_cast<cublasStatus_t>(
+      LegacyError.exchange(CUBLAS_STATUS_SUCCESS, std::memory_order_relaxed));
+}
+
+CUHIP_EXPORT cublasStatus_t cublasGetVersion(int *version) {
+  if (!version)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  *version = Version;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUHIP_EXPORT cublasStatus_t cublasSetKernelStream(cudaStream_t stream) {
+  cublasHandle_t H = legacyHandle();
+  if (!H)
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  return cublasSetStream_v2(H, stream);
+}
+
+CUHIP_EXPORT cublasStatus_t cublasAlloc(int n, int elemSize,
+                                        void **devicePtr) {
+  if (n <= 0 || elemSize <= 0 || !devicePtr)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (runtime().malloc(devicePtr, static_cast<size_t>(n) * elemSize) !=
+      rt::cudaSuccess)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+CUHIP_EXPORT cublasStatus_t cublasFree(void *devicePtr) {
+  return runtime().free(devicePtr) == rt::cudaSuccess
+             ? CUBLAS_STATUS_SUCCESS
+             : CUBLAS_STATUS_INTERNAL_ERROR;
+}
+
+// cuBLAS's report of an invalid argument to a legacy routine; NVIDIA's
+// prints it, cuhip logs it (stdout is the program's).
+CUHIP_EXPORT void cublasXerbla(const char *srName, int info) {
+  CUHIP_ERROR("** On entry to %s parameter number %d had an illegal value",
+              srName ? srName : "(null)", info);
+}

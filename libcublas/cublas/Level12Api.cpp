@@ -1,10 +1,13 @@
 //===- Level12Api.cpp - axpy, scal, dot, nrm2, amax and gemv --------------===//
 //
 // The level-1/2 routines LLM code uses, in f32 and f64 and in the Ex forms
-// (f16/bf16 vectors computed in f32), each also in _64. Results follow the
-// pointer mode: host results are there when the call returns.
+// (f16/bf16 vectors computed in f32; complex ones go to Level1Api.cpp's
+// typed routines), each also in _64 and in the legacy (cublas.h) form.
+// Results follow the pointer mode: host results are there when the call
+// returns.
 //
 //===----------------------------------------------------------------------===//
+#include "BlasCall.h"
 #include "Handle.h"
 
 #include "ApiCommon.h"
@@ -171,6 +174,9 @@ cublasStatus_t exTypes(const char *Name, VectorDesc &V, cudaDataType X,
       cublasHandle_t handle, INT n, const void *alpha, cudaDataType alphaType, \
       const void *x, cudaDataType xType, INT incx, void *y, cudaDataType yType, \
       INT incy, cudaDataType executiontype) {                                  \
+    if (isComplexType(xType))                                                  \
+      return typedAxpyEx(#NAME, handle, n, alpha, alphaType, x, xType, incx,   \
+                         y, yType, incy, executiontype);                       \
     VectorDesc V;                                                              \
     V.Kind = VectorOp::Axpy;                                                   \
     V.N = n;                                                                   \
@@ -192,6 +198,9 @@ AXPY_EX(cublasAxpyEx_64, int64_t)
   CUHIP_EXPORT cublasStatus_t NAME(                                            \
       cublasHandle_t handle, INT n, const void *alpha, cudaDataType alphaType, \
       void *x, cudaDataType xType, INT incx, cudaDataType executionType) {     \
+    if (isComplexType(xType))                                                  \
+      return typedScalEx(#NAME, handle, n, alpha, alphaType, x, xType, incx,   \
+                         executionType);                                       \
     VectorDesc V;                                                              \
     V.Kind = VectorOp::Scal;                                                   \
     V.N = n;                                                                   \
@@ -212,6 +221,9 @@ SCAL_EX(cublasScalEx_64, int64_t)
       cublasHandle_t handle, INT n, const void *x, cudaDataType xType,         \
       INT incx, const void *y, cudaDataType yType, INT incy, void *result,     \
       cudaDataType resultType, cudaDataType executionType) {                   \
+    if (isComplexType(xType))                                                  \
+      return typedDotEx(#NAME, handle, n, x, xType, incx, y, yType, incy,      \
+                        result, resultType, executionType, false);             \
     VectorDesc V;                                                              \
     V.Kind = VectorOp::Dot;                                                    \
     V.N = n;                                                                   \
@@ -234,6 +246,9 @@ DOT_EX(cublasDotEx_64, int64_t)
       cublasHandle_t handle, INT n, const void *x, cudaDataType xType,         \
       INT incx, void *result, cudaDataType resultType,                         \
       cudaDataType executionType) {                                            \
+    if (isComplexType(xType))                                                  \
+      return typedNrm2Ex(#NAME, handle, n, x, xType, incx, result, resultType, \
+                         executionType, false);                                \
     VectorDesc V;                                                              \
     V.Kind = VectorOp::Nrm2;                                                   \
     V.N = n;                                                                   \
@@ -296,3 +311,55 @@ GEMV(cublasSgemv_v2_64, int64_t, float, DType::F32)
 GEMV(cublasDgemv_v2, int, double, DType::F64)
 GEMV(cublasDgemv_v2_64, int64_t, double, DType::F64)
 #undef GEMV
+
+// --- the legacy forms (cublas.h): the v2 routines on the legacy handle ------
+
+#define LEGACY_AXPY(NAME, V2, T)                                               \
+  CUHIP_EXPORT void NAME(int n, T alpha, const T *x, int incx, T *y,           \
+                         int incy) {                                           \
+    CUHIP_LEGACY_CALL(V2(legacyHandle(), n, &alpha, x, incx, y, incy));        \
+  }
+LEGACY_AXPY(cublasSaxpy, cublasSaxpy_v2, float)
+LEGACY_AXPY(cublasDaxpy, cublasDaxpy_v2, double)
+#undef LEGACY_AXPY
+
+#define LEGACY_SCAL(NAME, V2, T)                                               \
+  CUHIP_EXPORT void NAME(int n, T alpha, T *x, int incx) {                     \
+    CUHIP_LEGACY_CALL(V2(legacyHandle(), n, &alpha, x, incx));                 \
+  }
+LEGACY_SCAL(cublasSscal, cublasSscal_v2, float)
+LEGACY_SCAL(cublasDscal, cublasDscal_v2, double)
+#undef LEGACY_SCAL
+
+#define LEGACY_DOT(NAME, V2, T)                                                \
+  CUHIP_EXPORT T NAME(int n, const T *x, int incx, const T *y, int incy) {     \
+    T Result = 0;                                                              \
+    CUHIP_LEGACY_CALL(V2(legacyHandle(), n, x, incx, y, incy, &Result));       \
+    return Result;                                                             \
+  }
+LEGACY_DOT(cublasSdot, cublasSdot_v2, float)
+LEGACY_DOT(cublasDdot, cublasDdot_v2, double)
+#undef LEGACY_DOT
+
+#define LEGACY_REDUCE(NAME, V2, T, R)                                          \
+  CUHIP_EXPORT R NAME(int n, const T *x, int incx) {                           \
+    R Result = 0;                                                              \
+    CUHIP_LEGACY_CALL(V2(legacyHandle(), n, x, incx, &Result));                \
+    return Result;                                                             \
+  }
+LEGACY_REDUCE(cublasSnrm2, cublasSnrm2_v2, float, float)
+LEGACY_REDUCE(cublasDnrm2, cublasDnrm2_v2, double, double)
+LEGACY_REDUCE(cublasIsamax, cublasIsamax_v2, float, int)
+LEGACY_REDUCE(cublasIdamax, cublasIdamax_v2, double, int)
+#undef LEGACY_REDUCE
+
+#define LEGACY_GEMV(NAME, V2, T)                                               \
+  CUHIP_EXPORT void NAME(char trans, int m, int n, T alpha, const T *A,        \
+                         int lda, const T *x, int incx, T beta, T *y,          \
+                         int incy) {                                           \
+    CUHIP_LEGACY_CALL(V2(legacyHandle(), legacyOp(trans), m, n, &alpha, A,     \
+                         lda, x, incx, &beta, y, incy));                       \
+  }
+LEGACY_GEMV(cublasSgemv, cublasSgemv_v2, float)
+LEGACY_GEMV(cublasDgemv, cublasDgemv_v2, double)
+#undef LEGACY_GEMV

@@ -3,14 +3,18 @@
 // gemmOnHost over every real type combination, transposes, odd sizes,
 // leading dimensions larger than the rows, strided and pointer-array
 // batches and out-of-place C/D, compared with a double-precision triple
-// loop; the conversions' rounding; the level-1/2 operations.
+// loop; the conversions' rounding; the level-1/2 operations; the typed
+// level-1 routines done in pieces (as vectors beyond 2^31-1 elements are)
+// against the same routines done whole.
 //
 //===----------------------------------------------------------------------===//
+#include "Blas.h"
 #include "Gemm.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -450,4 +454,75 @@ TEST(BlasEngine, Gemv) {
   Beta = 0;
   gemvOnHost(G);
   EXPECT_EQ(Yt, (std::vector<float>{9, 12, 15}));
+}
+
+TEST(BlasEngine, TypedLevel1InPieces) {
+  // Pieces of 3 over vectors of 10 with increments 2 and -3 must give what
+  // one call gives: every piece is a BLAS vector of its own.
+  using C = std::complex<double>;
+  const int64_t N = 10, IncX = 2, IncY = -3;
+  std::mt19937 Rng(5);
+  std::uniform_real_distribution<double> D(-1, 1);
+  std::vector<C> X0(N * 2), Y0(N * 3);
+  for (C &V : X0)
+    V = C(D(Rng), D(Rng));
+  for (C &V : Y0)
+    V = C(D(Rng), D(Rng));
+  struct Results {
+    std::vector<C> X, Y;
+    C Dot;
+    double Nrm2, Asum;
+  };
+  auto Run = [&](int64_t Piece) {
+    host::setLevel1Piece(Piece);
+    Results R{X0, Y0, 0, 0, 0};
+    host::axpy(N, C(0.5, -1), R.X.data(), IncX, R.Y.data(), IncY);
+    host::rot(N, R.X.data(), IncX, R.Y.data(), IncY, 0.6, C(0.8, 0.1));
+    host::scal(N, C(2, 1), R.X.data(), IncX);
+    host::swap(N - 1, R.X.data(), IncX, R.Y.data(), IncY);
+    R.Dot = host::dot(N, R.X.data(), IncX, R.Y.data(), IncY, true);
+    R.Nrm2 = host::nrm2(N, R.X.data(), IncX);
+    R.Asum = host::asum(N, R.Y.data(), 3);
+    host::copy(N, R.Y.data(), IncY, R.X.data(), IncX);
+    host::setLevel1Piece(0);
+    return R;
+  };
+  Results Whole = Run(0), Split = Run(3);
+  for (size_t I = 0; I < Whole.X.size(); ++I)
+    EXPECT_NEAR(std::abs(Whole.X[I] - Split.X[I]), 0, 1e-14) << I;
+  for (size_t I = 0; I < Whole.Y.size(); ++I)
+    EXPECT_NEAR(std::abs(Whole.Y[I] - Split.Y[I]), 0, 1e-14) << I;
+  EXPECT_NEAR(std::abs(Whole.Dot - Split.Dot), 0, 1e-13);
+  EXPECT_NEAR(Whole.Nrm2, Split.Nrm2, 1e-13);
+  EXPECT_NEAR(Whole.Asum, Split.Asum, 1e-13);
+  // And the pieces agree with the definition: y(i) at (N-1-i)*3.
+  std::vector<double> Xr(2 * N), Yr(3 * N);
+  for (size_t I = 0; I < Xr.size(); ++I)
+    Xr[I] = I;
+  host::setLevel1Piece(4);
+  host::copy<double>(N, Xr.data(), IncX, Yr.data(), IncY);
+  host::setLevel1Piece(0);
+  for (int64_t I = 0; I < N; ++I)
+    EXPECT_EQ(Yr[(N - 1 - I) * 3], 2.0 * I);
+}
+
+TEST(BlasEngine, MixedPrecisionGemv) {
+  // y = 2 A^T x + 0.5 y with bf16 A and x, f16 y... of one type: bf16 in,
+  // f32 out, then f16 in and out.
+  std::vector<uint16_t> A = {floatToBf16(1), floatToBf16(2), floatToBf16(3),
+                             floatToBf16(4)},
+                        X = {floatToBf16(1), floatToBf16(-1)};
+  std::vector<float> Y = {1, 2};
+  host::gemvMixed(Op::T, 2, 2, 2, DType::BF16, A.data(), 2, X.data(), 1, 0.5f,
+                  DType::F32, Y.data(), 1);
+  EXPECT_EQ(Y, (std::vector<float>{2 * (1 - 2) + 0.5f, 2 * (3 - 4) + 1}));
+  std::vector<uint16_t> Ah = {floatToHalf(1), floatToHalf(2), floatToHalf(3),
+                              floatToHalf(4)},
+                        Xh = {floatToHalf(1), floatToHalf(1)},
+                        Yh = {floatToHalf(NAN), floatToHalf(NAN)};
+  // Beta 0 does not read y.
+  host::gemvMixed(Op::N, 2, 2, 1, DType::F16, Ah.data(), 2, Xh.data(), 1, 0,
+                  DType::F16, Yh.data(), -1);
+  EXPECT_EQ(halfToFloat(Yh[1]), 4);
+  EXPECT_EQ(halfToFloat(Yh[0]), 6);
 }

@@ -131,7 +131,6 @@ CUresult getAttribute(int *Value, CUfunction_attribute Attr, const void *F) {
   rt::KernelSummary S;
   if (CUresult R = validFunction((CUfunction)F, S))
     return R;
-  const rt::DeviceInfo &D = runtime().deviceInfo(0);
   switch (Attr) {
   case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
     *Value = int(S.MaxThreadsPerBlock);

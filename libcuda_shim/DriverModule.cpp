@@ -636,7 +636,8 @@ CUresult addPtx(CUlinkState S, CUjitInputType Type, const void *Data,
     std::string Err, Ptx;
     const fatbin::Entry *E = nullptr;
     if (fatbin::parseContainer(Data, Size ? Size : SIZE_MAX, C, Err))
-      E = fatbin::choosePtx(C, [](const fatbin::Entry &) { return true; });
+      E = fatbin::choosePtx(
+          C, [](const fatbin::Entry &) { return true; }, rt::ReportedSm);
     if (!E || !fatbin::decompressPayload(*E, Ptx, Err)) {
       S->Errors += Display + ": " + (Err.empty() ? "no PTX in fatbin" : Err) + "\n";
       return CUDA_ERROR_INVALID_IMAGE;

@@ -666,10 +666,15 @@ bool decompressPayload(const Entry &E, std::string &Out, std::string &Err) {
 }
 
 const Entry *choosePtx(const Container &C,
-                       const std::function<bool(const Entry &)> &Accept) {
+                       const std::function<bool(const Entry &)> &Accept,
+                       unsigned DeviceSm) {
   const Entry *Best = nullptr;
-  auto Key = [](const Entry &E) {
-    return std::tuple(E.Sm, E.IsaMajor, E.IsaMinor);
+  // Entries the device can run rank above those it cannot; among the
+  // former the highest sm wins, among the latter the lowest.
+  auto Key = [DeviceSm](const Entry &E) {
+    bool Runs = !DeviceSm || E.Sm <= DeviceSm;
+    int64_t Sm = Runs ? int64_t(E.Sm) : -int64_t(E.Sm);
+    return std::tuple(Runs, Sm, E.IsaMajor, E.IsaMinor);
   };
   for (const Entry &E : C.Entries) {
     if (E.Kind != EntryKind::PTX || (Accept && !Accept(E)))

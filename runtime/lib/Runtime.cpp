@@ -597,9 +597,12 @@ Status joinPrelinkedPtx(const std::vector<fatbin::Container> &Units,
   for (size_t I = 0; I < Units.size(); ++I) {
     std::string UnitName = Name + ".unit" + std::to_string(I);
     const fatbin::Entry *E =
-        fatbin::choosePtx(Units[I], [](const fatbin::Entry &E) {
-          return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
-        });
+        fatbin::choosePtx(
+            Units[I],
+            [](const fatbin::Entry &E) {
+              return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
+            },
+            ReportedSm);
     if (!E) {
       Why = UnitName + " of the device-linked program holds no PTX that "
                        "cuhip accepts; rebuild with PTX, e.g. "
@@ -658,9 +661,12 @@ void **Runtime::registerFatBinary(void *Wrapper) {
                   M->DisplayName.c_str(), Units.size(), M->PtxText.size());
     }
   } else {
-    const fatbin::Entry *E = fatbin::choosePtx(C, [](const fatbin::Entry &E) {
-      return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
-    });
+    const fatbin::Entry *E = fatbin::choosePtx(
+        C,
+        [](const fatbin::Entry &E) {
+          return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
+        },
+        ReportedSm);
     if (!E) {
       M->RegistrationError = "fatbin #" + std::to_string(M->Index) + " in " +
                              Base +
@@ -1025,9 +1031,12 @@ Status Runtime::loadModuleData(const void *Image, size_t Size,
       CUHIP_ERROR("%s: %s", Name.c_str(), Err.c_str());
       return record(cudaErrorInvalidKernelImage);
     }
-    const fatbin::Entry *E = fatbin::choosePtx(C, [](const fatbin::Entry &E) {
-      return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
-    });
+    const fatbin::Entry *E = fatbin::choosePtx(
+        C,
+        [](const fatbin::Entry &E) {
+          return ptx::isSupportedPtxVersion(E.IsaMajor, E.IsaMinor);
+        },
+        ReportedSm);
     if (!E) {
       CUHIP_ERROR("%s: the fatbin holds no PTX that cuhip accepts", Name.c_str());
       return record(cudaErrorNoKernelImageForDevice);

@@ -107,8 +107,9 @@ Kernel *kernel(const char *Name) {
   }();
   Kernel *K = nullptr;
   EXPECT_NE(M, nullptr);
-  if (M)
+  if (M) {
     EXPECT_EQ(Runtime::get().moduleGetFunction(M, Name, &K), cudaSuccess);
+  }
   return K;
 }
 

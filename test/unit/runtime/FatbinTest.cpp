@@ -410,6 +410,34 @@ TEST(FatbinChoosePtx, PicksTheNewestAccepted) {
   EXPECT_EQ(choosePtx(C, nullptr)->Sm, 90u);
 }
 
+TEST(FatbinChoosePtx, PicksWhatTheDeviceWouldRun) {
+  // A device of capability 8.6 runs the compute_86 PTX, not the newer
+  // compute_90 one, and of two compute_86 entries the newer ISA.
+  EntrySpec Old = plainPtx(75, 8, 0);
+  EntrySpec Mid = plainPtx(86, 9, 0);
+  EntrySpec MidNewerIsa = plainPtx(86, 9, 1);
+  EntrySpec New = plainPtx(90, 9, 2);
+  std::string Bytes = containerBytes({New, Old, MidNewerIsa, Mid});
+  Container C;
+  std::string Err;
+  ASSERT_TRUE(parseContainer(Bytes.data(), Bytes.size(), C, Err)) << Err;
+  auto Any = [](const Entry &) { return true; };
+  const Entry *E = choosePtx(C, Any, 86);
+  ASSERT_NE(E, nullptr);
+  EXPECT_EQ(E->Sm, 86u);
+  EXPECT_EQ(E->IsaMinor, 1);
+  EXPECT_EQ(choosePtx(C, Any, 80)->Sm, 75u);
+  EXPECT_EQ(choosePtx(C, Any, 120)->Sm, 90u);
+  EXPECT_EQ(choosePtx(C, Any, 0)->Sm, 90u); // no device limit
+
+  // Nothing the device could run: the lowest newer one, which cuhip
+  // compiles anyway.
+  std::string Newer = containerBytes({New, plainPtx(100, 9, 0)});
+  Container N;
+  ASSERT_TRUE(parseContainer(Newer.data(), Newer.size(), N, Err)) << Err;
+  EXPECT_EQ(choosePtx(N, Any, 80)->Sm, 90u);
+}
+
 //===----------------------------------------------------------------------===//
 // Corrupt containers
 //===----------------------------------------------------------------------===//

@@ -135,10 +135,17 @@ bool decompressPayload(const Entry &E, std::string &Out, std::string &Err);
 bool readProgramFatbins(const std::string &Path, std::string &Storage,
                         std::vector<Container> &Out, std::string &Err);
 
-/// The PTX entry with the highest (sm, ISA version) among those Accept
-/// returns true for; nullptr if none.
+/// The PTX entry Accept returns true for that a device of compute
+/// capability DeviceSm (major * 10 + minor) would run: the highest sm not
+/// above DeviceSm, as NVIDIA's driver chooses (a program's host code that
+/// reads the capability then agrees with the kernels it gets). When every
+/// entry is for a newer sm, the lowest of them: cuhip compiles any PTX it
+/// accepts, where NVIDIA's driver would refuse. Among entries of one sm,
+/// the newest ISA version. DeviceSm 0 means no device limit (the highest
+/// sm). nullptr if Accept takes none.
 const Entry *choosePtx(const Container &C,
-                       const std::function<bool(const Entry &)> &Accept);
+                       const std::function<bool(const Entry &)> &Accept,
+                       unsigned DeviceSm = 0);
 
 /// "ptx", "elf" or "unknown".
 std::string_view kindName(EntryKind K);

@@ -42,6 +42,12 @@ enum class CopyKind : int {
   Default = 4,
 };
 
+/// The compute capability every backend's device reports (sm_80): the
+/// PTX cuhip chooses from a fatbin is the one a device of this capability
+/// would run.
+inline constexpr int ReportedMajor = 8, ReportedMinor = 0;
+inline constexpr unsigned ReportedSm = ReportedMajor * 10 + ReportedMinor;
+
 /// What the device properties report. Values are true for the backend.
 struct DeviceInfo {
   std::string Name;
@@ -54,7 +60,7 @@ struct DeviceInfo {
   int MaxThreadsPerBlock = 1024;
   int MaxThreadsDim[3] = {1024, 1024, 64};
   int MaxGridSize[3] = {0x7fffffff, 65535, 65535};
-  int Major = 8, Minor = 0;
+  int Major = ReportedMajor, Minor = ReportedMinor;
   int MultiProcessorCount = 1;
   int MaxThreadsPerMultiProcessor = 2048;
   int MaxBlocksPerMultiProcessor = 32;

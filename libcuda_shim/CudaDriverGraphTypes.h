@@ -178,6 +178,20 @@ typedef struct CUDA_EVENT_WAIT_NODE_PARAMS_st {
 /// The union members of the node kinds cuhip has no nodes for (external
 /// semaphores, batched memory operations, conditionals) are left out: none
 /// is larger than the padding that sets the union's size.
+typedef unsigned long long CUgraphConditionalHandle;
+typedef enum CUgraphConditionalNodeType_enum {
+  CU_GRAPH_COND_TYPE_IF = 0,
+  CU_GRAPH_COND_TYPE_WHILE = 1,
+  CU_GRAPH_COND_TYPE_SWITCH = 2
+} CUgraphConditionalNodeType;
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+  CUgraphConditionalHandle handle;
+  CUgraphConditionalNodeType type;
+  unsigned int size;
+  CUgraph *phGraph_out; // the node's bodies, set when it is made
+  CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+
 typedef struct CUgraphNodeParams_st {
   CUgraphNodeType type;
   int reserved0[3];
@@ -192,6 +206,7 @@ typedef struct CUgraphNodeParams_st {
     CUDA_EVENT_RECORD_NODE_PARAMS eventRecord;
     CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc;
     CUDA_MEM_FREE_NODE_PARAMS free;
+    CUDA_CONDITIONAL_NODE_PARAMS conditional;
   };
   long long reserved2;
 } CUgraphNodeParams;

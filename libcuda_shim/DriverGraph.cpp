@@ -313,9 +313,7 @@ CUresult notSupportedNode(const char *What) {
   static std::once_flag Once;
   std::call_once(Once, [What] {
     CUHIP_ERROR("graph %s nodes are not supported: cuhip has no external "
-                "semaphores or batched memory operations, and conditional "
-                "nodes need device-side control of the graph it does not "
-                "implement",
+                "semaphores or batched memory operations",
                 What);
   });
   return CUDA_ERROR_NOT_SUPPORTED;
@@ -363,7 +361,14 @@ CUresult nodeParamsOp(const CUgraphNodeParams *P, rt::NodeOp &Op) {
   case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
     return notSupportedNode("batched memory operation");
   case CU_GRAPH_NODE_TYPE_CONDITIONAL:
-    return notSupportedNode("conditional");
+    // The node runs in the one context there is.
+    if (P->conditional.ctx && P->conditional.ctx != currentContext())
+      return CUDA_ERROR_INVALID_CONTEXT;
+    Op.K = rt::NodeOp::Conditional;
+    Op.CondHandle = P->conditional.handle;
+    Op.CondType = P->conditional.type;
+    Op.CondSize = P->conditional.size;
+    return CUDA_SUCCESS;
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -623,6 +628,18 @@ CUHIP_EXPORT CUresult cuGraphCreate(CUgraph *Graph, unsigned int Flags) {
   if (CUresult R = checkInit())
     return R;
   return toCU(rt::graphCreate(reinterpret_cast<rt::Graph **>(Graph), Flags));
+}
+
+CUHIP_EXPORT CUresult cuGraphConditionalHandleCreate(
+    CUgraphConditionalHandle *Handle, CUgraph Graph, CUcontext Ctx,
+    unsigned int DefaultLaunchValue, unsigned int Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (Ctx && Ctx != currentContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return toCU(rt::graphConditionalHandleCreate(
+      reinterpret_cast<uint64_t *>(Handle),
+      reinterpret_cast<rt::Graph *>(Graph), DefaultLaunchValue, Flags));
 }
 
 CUHIP_EXPORT CUresult cuGraphDestroy(CUgraph Graph) {
@@ -925,9 +942,13 @@ CUresult addGenericNode(CUgraphNode *Node, CUgraph Graph,
   CUresult R = nodeParamsOp(Params, Op);
   if (CUresult E = addNode(Node, Graph, Deps, NumDeps, R, Op))
     return E;
-  // The allocation's address is an out parameter.
+  // The allocation's address is an out parameter, and so are a
+  // conditional node's bodies (an array the node owns).
   if (Params->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
     Params->alloc.dptr = devptr(rt::graphNodeOp(nodeOf(*Node))->Dst);
+  if (Params->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+    Params->conditional.phGraph_out = reinterpret_cast<CUgraph *>(
+        const_cast<rt::Graph **>(rt::graphNodeOp(nodeOf(*Node))->Bodies.data()));
   return CUDA_SUCCESS;
 }
 } // namespace

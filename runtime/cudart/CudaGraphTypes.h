@@ -210,6 +210,20 @@ struct cudaEventWaitNodeParams {
 /// The union members of the node kinds cuhip has no nodes for (external
 /// semaphores, conditionals) are left out: they are no larger than the
 /// padding that sets the union's size.
+typedef unsigned long long cudaGraphConditionalHandle;
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2,
+};
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out; // the node's bodies, set when it is made
+};
+
 struct cudaGraphNodeParams {
   enum cudaGraphNodeType type;
   int reserved0[3];
@@ -224,6 +238,7 @@ struct cudaGraphNodeParams {
     struct cudaEventRecordNodeParams eventRecord;
     struct cudaMemAllocNodeParamsV2 alloc;
     struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
   };
   long long reserved2;
 };
@@ -232,7 +247,6 @@ struct cudaGraphNodeParams {
 // not implement (GraphStubs.cpp): declared, not defined. The enums are
 // declared with int as their underlying type, which is how the C ABI passes
 // CUDA's.
-typedef unsigned long long cudaGraphConditionalHandle;
 typedef enum cudaLaunchAttributeID cudaKernelNodeAttrID;
 union cudaLaunchAttributeValue;
 typedef union cudaLaunchAttributeValue cudaKernelNodeAttrValue;

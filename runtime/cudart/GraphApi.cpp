@@ -250,6 +250,16 @@ CUHIP_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t Graph) {
   return rt::graphDestroy(graphOf(Graph));
 }
 
+CUHIP_EXPORT cudaError_t
+cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *Handle,
+                                 cudaGraph_t Graph, unsigned DefaultLaunchValue,
+                                 unsigned Flags) {
+  static_assert(sizeof(cudaGraphConditionalHandle) == sizeof(uint64_t));
+  return rt::graphConditionalHandleCreate(
+      reinterpret_cast<uint64_t *>(Handle), graphOf(Graph), DefaultLaunchValue,
+      Flags);
+}
+
 static cudaError_t addDependencies(const char *Fn, cudaGraph_t Graph,
                                    const cudaGraphNode_t *From,
                                    const cudaGraphNode_t *To,

@@ -268,8 +268,7 @@ cudaError_t notSupportedNode(const char *What) {
   static std::once_flag Once;
   std::call_once(Once, [What] {
     CUHIP_ERROR("graph %s nodes are not supported: cuhip has no external "
-                "semaphores, and conditional nodes need device-side control "
-                "of the graph it does not implement",
+                "semaphores",
                 What);
   });
   return runtime().record(rt::cudaErrorNotSupported);
@@ -326,7 +325,11 @@ cudaError_t nodeParamsOp(const cudaGraphNodeParams *P, rt::NodeOp &Op) {
   case cudaGraphNodeTypeExtSemaphoreWait:
     return notSupportedNode("external semaphore");
   case cudaGraphNodeTypeConditional:
-    return notSupportedNode("conditional");
+    Op.K = rt::NodeOp::Conditional;
+    Op.CondHandle = P->conditional.handle;
+    Op.CondType = P->conditional.type;
+    Op.CondSize = P->conditional.size;
+    return rt::cudaSuccess;
   default:
     return invalid();
   }
@@ -380,9 +383,13 @@ cudaError_t addGenericNode(cudaGraphNode_t *Node, cudaGraph_t Graph,
     return E;
   if (cudaError_t E = addNode(Node, Graph, Deps, NumDeps, std::move(Op)))
     return E;
-  // The allocation's address is an out parameter.
+  // The allocation's address is an out parameter, and so are a
+  // conditional node's bodies (an array the node owns).
   if (P->type == cudaGraphNodeTypeMemAlloc)
     P->alloc.dptr = rt::graphNodeOp(nodeOf(*Node))->Dst;
+  if (P->type == cudaGraphNodeTypeConditional)
+    P->conditional.phGraph_out = reinterpret_cast<cudaGraph_t *>(
+        const_cast<rt::Graph **>(rt::graphNodeOp(nodeOf(*Node))->Bodies.data()));
   return rt::cudaSuccess;
 }
 

@@ -1,9 +1,7 @@
 //===- GraphStubs.cpp - The graph functions cuhip does not implement ------===//
 //
 // The rest of the CUDA 13 graph family: external semaphore nodes (cuhip has
-// no external semaphores), conditional nodes (their condition is set by
-// device code, cudaGraphSetConditional, which the graphs here cannot
-// evaluate). Exported with the signatures of
+// no external semaphores). Exported with the signatures of
 // cuda_runtime_api.h so programs that import them load and run; each
 // returns cudaErrorNotSupported and logs its name and why, once.
 //
@@ -14,25 +12,14 @@
 #include "cuhip/runtime/Log.h"
 
 #include <mutex>
-#include <string_view>
 
 namespace {
 constexpr const char *NoExternalSemaphores =
     "cuhip has no external semaphores";
-constexpr const char *NoConditionals =
-    "conditional nodes take their condition from device code "
-    "(cudaGraphSetConditional), which cuhip's graphs do not evaluate";
-
-/// Why the stub Name is one.
-const char *whyNot(std::string_view Name) {
-  return Name.find("ExternalSemaphores") != Name.npos ? NoExternalSemaphores
-                                                      : NoConditionals;
-}
-
 cudaError_t notSupported(const char *Name, std::once_flag &Once) {
   std::call_once(Once, [Name] {
     CUHIP_WARN("%s is not implemented (%s); it returns cudaErrorNotSupported",
-               Name, whyNot(Name));
+               Name, NoExternalSemaphores);
   });
   return cuhip::cudart::runtime().record(cuhip::rt::cudaErrorNotSupported);
 }
@@ -53,9 +40,6 @@ CUHIP_GRAPH_STUB(cudaGraphAddExternalSemaphoresWaitNode,
                  (cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
                   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
-CUHIP_GRAPH_STUB(cudaGraphConditionalHandleCreate,
-                 (cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
-                  unsigned int defaultLaunchValue, unsigned int flags))
 CUHIP_GRAPH_STUB(
     cudaGraphExecExternalSemaphoresSignalNodeSetParams,
     (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "DeviceLaunch.h"
 
+#include "cuhip/runtime/Graph.h"
 #include "cuhip/runtime/Log.h"
 
 #include <algorithm>
@@ -376,6 +377,14 @@ void GridRuntime::setLastError(const ptx::host::BlockContext *Ctx, uint32_t X,
                                uint32_t Y, uint32_t Z, int Error) {
   std::lock_guard<std::mutex> G(Lock);
   LastErrors[threadKey(Ctx, X, Y, Z)] = Error;
+}
+
+void GridRuntime::setConditional(uint64_t Handle, uint32_t Value) {
+  if (!graphSetConditional(Handle, Value))
+    CUHIP_ERROR("cudaGraphSetConditional: 0x%llx is no live conditional "
+                "handle (cudaGraphConditionalHandleCreate); the value %u is "
+                "dropped",
+                (unsigned long long)Handle, Value);
 }
 
 Status GridRuntime::runQueued(std::string &Msg) {

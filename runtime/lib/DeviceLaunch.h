@@ -98,6 +98,7 @@ public:
                 uint32_t Z, bool Reset) override;
   void setLastError(const ptx::host::BlockContext *Ctx, uint32_t X,
                     uint32_t Y, uint32_t Z, int Error) override;
+  void setConditional(uint64_t Handle, uint32_t Value) override;
 
   /// The deepest a grid may be: CUDA's limit of 24 nesting levels.
   static constexpr unsigned MaxDepth = 24;

@@ -55,6 +55,16 @@ struct UserObject {
   uint64_t Refs = 0; // guarded by UserObjectLock
 };
 
+/// A conditional handle: its value, and what a launch sets it to first.
+/// Registered while it lives, so device code can only set live handles.
+struct ConditionalState {
+  std::atomic<unsigned> Value{0};
+  unsigned Default = 0;
+  bool AssignDefault = false;
+  const Graph *Owner = nullptr; // the graph it was made for
+  ~ConditionalState();
+};
+
 struct GraphNode {
   Graph *Owner = nullptr;
   size_t Index = 0; // position in Owner->Nodes: creation order
@@ -72,16 +82,27 @@ struct Graph {
   std::map<UserObject *, uint64_t> UserRefs;
   size_t MemoryNodes = 0; // allocation and free nodes directly in it
   GraphExec *Instance = nullptr; // the one instance a graph with them has
+  std::vector<std::shared_ptr<ConditionalState>> Conditionals; // its handles
+};
+
+/// An instance's conditional node: its handle, kind and bodies' instances.
+/// Shared with the evaluations its launches queued, which may run after
+/// the instance is destroyed.
+struct ConditionalRun {
+  std::shared_ptr<ConditionalState> Cond;
+  int Type = 0;
+  std::vector<std::unique_ptr<GraphExec>> Bodies;
 };
 
 /// A node of an instance: its operation (a child graph's instance in Sub
-/// instead of a graph), and what updates compare.
+/// instead of a graph, a conditional's in Cond), and what updates compare.
 struct ExecNode {
   NodeOp Op;
   const GraphNode *Origin = nullptr;
   size_t Index = 0;               // Origin's creation index
   std::vector<size_t> DepIndices; // creation indices of its dependencies
   std::unique_ptr<GraphExec> Sub;
+  std::shared_ptr<ConditionalRun> Cond; // a conditional's bodies
   bool Enabled = true;
 };
 
@@ -103,6 +124,9 @@ std::unordered_set<GraphExec *> LiveExecs;
 std::mutex UserObjectLock;
 std::unordered_set<UserObject *> LiveUserObjects;
 
+std::mutex ConditionalLock; // a leaf lock
+std::unordered_set<ConditionalState *> LiveConditionals;
+
 bool isLive(Graph *G) {
   std::lock_guard<std::mutex> L(GraphLock);
   return G && LiveGraphs.count(G);
@@ -119,6 +143,15 @@ bool isLiveExec(GraphExec *E) {
 }
 
 thread_local CaptureMode ThreadMode = CaptureMode::Global;
+
+/// The graphs a node owns: a child graph, or a conditional's bodies.
+std::vector<Graph *> ownedGraphs(const NodeOp &Op) {
+  if (Op.K == NodeOp::ChildGraph)
+    return Op.Child ? std::vector<Graph *>{Op.Child} : std::vector<Graph *>{};
+  if (Op.K == NodeOp::Conditional)
+    return Op.Bodies;
+  return {};
+}
 
 //===----------------------------------------------------------------------===//
 // User object references
@@ -162,8 +195,8 @@ void collectUserRefs(const Graph &G,
   for (const auto &[O, Count] : G.UserRefs)
     Out.push_back({O, Count});
   for (const auto &N : G.Nodes)
-    if (N->Op.K == NodeOp::ChildGraph && N->Op.Child)
-      collectUserRefs(*N->Op.Child, Out);
+    for (Graph *C : ownedGraphs(N->Op))
+      collectUserRefs(*C, Out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -300,6 +333,11 @@ void releaseNodeOp(NodeOp &Op) {
       deleteGraph(Op.Child);
     Op.Child = nullptr;
     break;
+  case NodeOp::Conditional:
+    for (Graph *B : Op.Bodies)
+      deleteGraph(B);
+    Op.Bodies.clear();
+    break;
   case NodeOp::MemAlloc:
     dropAllocation(Op.Dst);
     break;
@@ -340,8 +378,8 @@ GraphNode *addNode(Graph *G, const std::vector<GraphNode *> &Deps, NodeOp Op) {
     }
   if (N->Op.K == NodeOp::MemAlloc || N->Op.K == NodeOp::MemFree)
     ++G->MemoryNodes;
-  if (N->Op.K == NodeOp::ChildGraph && N->Op.Child)
-    N->Op.Child->Parent = N.get();
+  for (Graph *C : ownedGraphs(N->Op))
+    C->Parent = N.get();
   GraphNode *Raw = N.get();
   G->Nodes.push_back(std::move(N));
   std::lock_guard<std::mutex> L(GraphLock);
@@ -356,9 +394,9 @@ bool hasMemoryNodes(const Graph &G) {
   if (G.MemoryNodes)
     return true;
   for (const auto &N : G.Nodes)
-    if (N->Op.K == NodeOp::ChildGraph && N->Op.Child &&
-        hasMemoryNodes(*N->Op.Child))
-      return true;
+    for (Graph *C : ownedGraphs(N->Op))
+      if (hasMemoryNodes(*C))
+        return true;
   return false;
 }
 
@@ -409,6 +447,8 @@ Graph *cloneGraph(const Graph &G) {
     NodeOp Op = N->Op;
     if (Op.K == NodeOp::ChildGraph)
       Op.Child = cloneGraph(*N->Op.Child);
+    for (Graph *&B : Op.Bodies)
+      B = cloneGraph(*B);
     addNode(C, Deps, std::move(Op))->CloneOf = N.get();
   }
   return C;
@@ -545,6 +585,19 @@ Status checkOp(Runtime &R, const NodeOp &Op) {
     return Op.Dst ? cudaSuccess : cudaErrorInvalidValue;
   case NodeOp::Empty:
     return cudaSuccess;
+  case NodeOp::Conditional:
+    // If: a body, and an else body; While: one body; Switch: any number.
+    switch (Op.CondType) {
+    case 0:
+      return Op.CondSize == 1 || Op.CondSize == 2 ? cudaSuccess
+                                                  : cudaErrorInvalidValue;
+    case 1:
+      return Op.CondSize == 1 ? cudaSuccess : cudaErrorInvalidValue;
+    case 2:
+      return Op.CondSize >= 1 ? cudaSuccess : cudaErrorInvalidValue;
+    default:
+      return cudaErrorInvalidValue;
+    }
   }
   return cudaErrorInvalidValue;
 }
@@ -596,7 +649,8 @@ Status runMemset(Runtime &R, const NodeOp &Op, void *Stream) {
 Status runOp(Runtime &R, const NodeOp &Op, void *Stream) {
   switch (Op.K) {
   case NodeOp::Empty:
-  case NodeOp::ChildGraph: // its instance runs in its place
+  case NodeOp::ChildGraph:  // its instance runs in its place
+  case NodeOp::Conditional: // runExec runs its bodies
     return cudaSuccess;
   case NodeOp::KernelLaunch: {
     std::vector<void *> Args(Op.ParamOffsets.size());
@@ -660,6 +714,7 @@ bool buildExec(const Graph &G, GraphExec &E, GraphNode **Cycle) {
     ExecNode &X = E.Nodes[I];
     X.Op = N.Op;
     X.Op.Child = nullptr;
+    X.Op.Bodies.clear();
     X.Origin = &N;
     X.Index = N.Index;
     for (GraphNode *D : N.Deps)
@@ -670,6 +725,16 @@ bool buildExec(const Graph &G, GraphExec &E, GraphNode **Cycle) {
       X.Sub = std::make_unique<GraphExec>();
       if (!buildExec(*N.Op.Child, *X.Sub, Cycle))
         return false;
+    }
+    if (N.Op.K == NodeOp::Conditional) {
+      X.Cond = std::make_shared<ConditionalRun>();
+      X.Cond->Cond = N.Op.Cond;
+      X.Cond->Type = N.Op.CondType;
+      for (Graph *B : N.Op.Bodies) {
+        X.Cond->Bodies.push_back(std::make_unique<GraphExec>());
+        if (!buildExec(*B, *X.Cond->Bodies.back(), Cycle))
+          return false;
+      }
     }
     if (N.Op.K == NodeOp::MemAlloc)
       holdAllocation(N.Op.Dst);
@@ -682,6 +747,9 @@ void releaseExec(GraphExec &E) {
   for (ExecNode &X : E.Nodes) {
     if (X.Sub)
       releaseExec(*X.Sub);
+    if (X.Cond)
+      for (auto &B : X.Cond->Bodies)
+        releaseExec(*B);
     if (X.Op.K == NodeOp::MemAlloc && X.Origin)
       dropAllocation(X.Op.Dst);
     X.Origin = nullptr;
@@ -692,9 +760,90 @@ void collectAllocations(const GraphExec &E, std::vector<void *> &Out) {
   for (const ExecNode &X : E.Nodes) {
     if (X.Sub)
       collectAllocations(*X.Sub, Out);
+    if (X.Cond)
+      for (const auto &B : X.Cond->Bodies)
+        collectAllocations(*B, Out);
     if (X.Op.K == NodeOp::MemAlloc)
       Out.push_back(X.Op.Dst);
   }
+}
+
+Status runExec(Runtime &R, const GraphExec &E, void *Stream);
+
+/// Runs a conditional node's bodies as its condition says, on the stream's
+/// dispatcher once everything before the node on the stream is done (a
+/// kernel there may have set the condition): each body runs to completion
+/// on a stream of its own before the condition is read again, and the
+/// stream the graph was launched on waits meanwhile, so the work after the
+/// node follows the bodies. A kernel fault ends a while loop.
+void evaluateConditional(void *P) {
+  std::unique_ptr<std::shared_ptr<ConditionalRun>> Hold(
+      static_cast<std::shared_ptr<ConditionalRun> *>(P));
+  const ConditionalRun &X = **Hold;
+  Runtime &R = Runtime::get();
+  void *Body = nullptr;
+  if (R.streamCreate(&Body, /*cudaStreamNonBlocking=*/1, 0)) {
+    CUHIP_ERROR("conditional graph node: no stream to run its body on");
+    return;
+  }
+  auto run = [&](size_t I) {
+    if (runExec(R, *X.Bodies[I], Body) == cudaSuccess)
+      R.streamSynchronize(Body);
+    return !R.deviceStatus();
+  };
+  unsigned V = X.Cond->Value.load(std::memory_order_acquire);
+  switch (X.Type) {
+  case 0: // if / else
+    if (V)
+      run(0);
+    else if (X.Bodies.size() == 2)
+      run(1);
+    break;
+  case 1: // while
+    while (X.Cond->Value.load(std::memory_order_acquire) && run(0))
+      ;
+    break;
+  default: // switch
+    if (V < X.Bodies.size())
+      run(V);
+    break;
+  }
+  R.streamDestroy(Body);
+}
+
+Status runConditional(Runtime &R, const ExecNode &X, void *Stream) {
+  auto *Hold = new std::shared_ptr<ConditionalRun>(X.Cond);
+  Status S = R.streamAddHostFunc(Stream, evaluateConditional, Hold);
+  if (S)
+    delete Hold;
+  return S;
+}
+
+/// The handles of E's conditional nodes (at any depth) that take their
+/// default value at each launch.
+void collectDefaults(const GraphExec &E,
+                     std::vector<std::shared_ptr<ConditionalState>> &Out) {
+  for (const ExecNode &X : E.Nodes) {
+    if (X.Sub)
+      collectDefaults(*X.Sub, Out);
+    if (!X.Cond)
+      continue;
+    for (const auto &B : X.Cond->Bodies)
+      collectDefaults(*B, Out);
+    if (X.Cond->Cond->AssignDefault &&
+        std::find(Out.begin(), Out.end(), X.Cond->Cond) == Out.end())
+      Out.push_back(X.Cond->Cond);
+  }
+}
+
+struct DefaultsToAssign {
+  std::vector<std::shared_ptr<ConditionalState>> States;
+};
+
+void assignDefaults(void *P) {
+  std::unique_ptr<DefaultsToAssign> D(static_cast<DefaultsToAssign *>(P));
+  for (const auto &C : D->States)
+    C->Value.store(C->Default, std::memory_order_release);
 }
 
 Status runExec(Runtime &R, const GraphExec &E, void *Stream) {
@@ -705,6 +854,11 @@ Status runExec(Runtime &R, const GraphExec &E, void *Stream) {
       continue; // a disabled node acts as an empty one
     if (X.Sub) {
       if (Status S = runExec(R, *X.Sub, Stream))
+        return S;
+      continue;
+    }
+    if (X.Op.K == NodeOp::Conditional) {
+      if (Status S = runConditional(R, X, Stream))
         return S;
       continue;
     }
@@ -776,6 +930,16 @@ bool checkNodeUpdate(Runtime &R, const ExecNode &X, const NodeOp &New,
                : fail(UpdateParametersChanged);
   case NodeOp::ChildGraph:
     return checkUpdate(R, *X.Sub, *New.Child, F);
+  case NodeOp::Conditional:
+    // The same handle, kind and bodies, whose nodes may take new
+    // parameters as a child graph's do.
+    if (Old.Cond != New.Cond || Old.CondType != New.CondType ||
+        X.Cond->Bodies.size() != New.Bodies.size())
+      return fail(UpdateParametersChanged);
+    for (size_t I = 0; I < New.Bodies.size(); ++I)
+      if (!checkUpdate(R, *X.Cond->Bodies[I], *New.Bodies[I], F))
+        return false;
+    return true;
   case NodeOp::MemAlloc:
   case NodeOp::MemFree:
     // Another graph's allocation is memory of its own.
@@ -838,6 +1002,11 @@ void applyUpdate(GraphExec &E, const Graph &G) {
 void applyNodeUpdate(ExecNode &X, const NodeOp &New) {
   if (New.K == NodeOp::ChildGraph) {
     applyUpdate(*X.Sub, *New.Child);
+    return;
+  }
+  if (New.K == NodeOp::Conditional) {
+    for (size_t I = 0; I < New.Bodies.size(); ++I)
+      applyUpdate(*X.Cond->Bodies[I], *New.Bodies[I]);
     return;
   }
   if (New.K == NodeOp::MemAlloc || New.K == NodeOp::MemFree)
@@ -954,6 +1123,27 @@ Status graphAddNode(GraphNode **Out, Graph *G, GraphNode *const *Deps,
     }
     break;
   }
+  case NodeOp::Conditional: {
+    // A handle of this graph or of one that contains it; the node gets its
+    // bodies, empty, for the program to fill.
+    std::shared_ptr<ConditionalState> C;
+    for (const Graph *P = G; P && !C;
+         P = P->Parent ? P->Parent->Owner : nullptr)
+      for (const auto &H : P->Conditionals)
+        if (reinterpret_cast<uint64_t>(H.get()) == Op.CondHandle)
+          C = H;
+    if (!C) {
+      CUHIP_ERROR("conditional graph node: handle 0x%llx was not made for "
+                  "this graph (cudaGraphConditionalHandleCreate)",
+                  (unsigned long long)Op.CondHandle);
+      return R.record(cudaErrorInvalidValue);
+    }
+    Op.Cond = std::move(C);
+    Op.Bodies.clear();
+    for (unsigned I = 0; I < Op.CondSize; ++I)
+      Op.Bodies.push_back(newGraph());
+    break;
+  }
   case NodeOp::MemAlloc:
   case NodeOp::MemFree:
     // Not into a child graph's graph, nor a graph instantiated already.
@@ -972,6 +1162,39 @@ Status graphAddNode(GraphNode **Out, Graph *G, GraphNode *const *Deps,
   }
   *Out = addNode(G, D, std::move(Op));
   return cudaSuccess;
+}
+
+ConditionalState::~ConditionalState() {
+  std::lock_guard<std::mutex> L(ConditionalLock);
+  LiveConditionals.erase(this);
+}
+
+Status graphConditionalHandleCreate(uint64_t *Out, Graph *G, unsigned Default,
+                                    unsigned Flags) {
+  Runtime &R = Runtime::get();
+  if (!Out || !isLive(G) || (Flags & ~1u))
+    return R.record(cudaErrorInvalidValue);
+  auto C = std::make_shared<ConditionalState>();
+  C->Value.store(Default);
+  C->Default = Default;
+  C->AssignDefault = Flags & 1;
+  C->Owner = G;
+  {
+    std::lock_guard<std::mutex> L(ConditionalLock);
+    LiveConditionals.insert(C.get());
+  }
+  *Out = reinterpret_cast<uint64_t>(C.get());
+  G->Conditionals.push_back(std::move(C));
+  return cudaSuccess;
+}
+
+bool graphSetConditional(uint64_t Handle, unsigned Value) {
+  std::lock_guard<std::mutex> L(ConditionalLock);
+  auto *C = reinterpret_cast<ConditionalState *>(Handle);
+  if (!LiveConditionals.count(C))
+    return false;
+  C->Value.store(Value, std::memory_order_release);
+  return true;
 }
 
 Status graphAddDependencies(Graph *G, GraphNode *const *From,
@@ -1265,7 +1488,8 @@ Status graphNodeSetOp(GraphNode *N, NodeOp Op) {
   Runtime &R = Runtime::get();
   if (!isLiveNode(N) || N->Op.K != Op.K)
     return R.record(cudaErrorInvalidValue);
-  if (Op.K == NodeOp::MemAlloc || Op.K == NodeOp::MemFree)
+  if (Op.K == NodeOp::MemAlloc || Op.K == NodeOp::MemFree ||
+      Op.K == NodeOp::Conditional)
     return R.record(cudaErrorNotSupported);
   if (Status S = checkOp(R, Op))
     return R.record(S);
@@ -1338,10 +1562,26 @@ void printNodes(std::ofstream &Out, const Graph &G, const std::string &Prefix) {
       Out << "  }\n";
       continue;
     }
+    if (Op.K == NodeOp::Conditional) {
+      static const char *Types[] = {"if", "while", "switch"};
+      for (size_t B = 0; B < Op.Bodies.size(); ++B) {
+        std::string BodyId = Id + "_b" + std::to_string(B);
+        Out << "  subgraph cluster_" << BodyId << " {\n    label=\""
+            << N->Index << ": " << Types[Op.CondType % 3] << " body " << B
+            << "\";\n  " << BodyId << " [label=\"" << N->Index << "." << B
+            << "\", shape=point];\n";
+        printNodes(Out, *Op.Bodies[B], BodyId + "_");
+        Out << "  }\n";
+      }
+      Out << "  " << Id << " [label=\"" << N->Index << ": conditional "
+          << Types[Op.CondType % 3] << "\"];\n";
+      continue;
+    }
     Out << "  " << Id << " [label=\"" << N->Index << ": ";
     switch (Op.K) {
     case NodeOp::Empty:
     case NodeOp::ChildGraph:
+    case NodeOp::Conditional: // printed above
       Out << "empty";
       break;
     case NodeOp::KernelLaunch:
@@ -1611,6 +1851,16 @@ Status graphLaunch(GraphExec *E, void *Stream) {
   for (const auto &[O, Count] : E->UserRefs)
     if (retainUser(O, Count))
       Refs->Refs.push_back({O, Count});
+  std::vector<std::shared_ptr<ConditionalState>> Defaults;
+  collectDefaults(*E, Defaults);
+  if (!Defaults.empty()) {
+    auto *D = new DefaultsToAssign{std::move(Defaults)};
+    if (Status S = R.streamAddHostFunc(Stream, assignDefaults, D)) {
+      delete D;
+      releaseLaunchRefs(Refs);
+      return S;
+    }
+  }
   Status S = runExec(R, *E, Stream);
   if (Refs->Refs.empty() || R.streamAddHostFunc(Stream, releaseLaunchRefs,
                                                 Refs) != cudaSuccess)
@@ -1633,7 +1883,8 @@ Status graphExecSetNodeOp(GraphExec *E, GraphNode *N, NodeOp Op) {
   ExecNode *X = execNodeOf(E, N);
   if (!X || X->Op.K != Op.K)
     return R.record(cudaErrorInvalidValue);
-  if (Op.K == NodeOp::MemAlloc || Op.K == NodeOp::MemFree)
+  if (Op.K == NodeOp::MemAlloc || Op.K == NodeOp::MemFree ||
+      Op.K == NodeOp::Conditional)
     return R.record(cudaErrorNotSupported);
   if (Status S = checkOp(R, Op))
     return R.record(S);
@@ -1977,9 +2228,8 @@ Status streamUpdateCaptureDependencies(void *Stream, GraphNode *const *Deps,
 
 Status streamEndCapture(void *Stream, Graph **Out) {
   Runtime &R = Runtime::get();
-  if (!Out)
-    return R.record(cudaErrorInvalidValue);
-  *Out = nullptr;
+  if (Out)
+    *Out = nullptr;
   if (!isLegacy(Stream) && !R.isStreamHandle(Stream))
     return R.record(cudaErrorInvalidResourceHandle);
   std::unique_ptr<CaptureSeq> Seq;
@@ -1988,8 +2238,12 @@ Status streamEndCapture(void *Stream, Graph **Out) {
     std::lock_guard<std::mutex> L(CaptureLock);
     auto It = CapturingStreams.find(keyOf(Stream));
     if (It == CapturingStreams.end())
-      return R.record(cudaErrorIllegalState);
+      return R.record(Out ? cudaErrorIllegalState : cudaErrorInvalidValue);
     CaptureSeq *S = It->second.Seq;
+    // Only a capture into the program's own graph (BeginCaptureToGraph)
+    // may be ended without asking for the graph.
+    if (!Out && S->OwnsGraph)
+      return R.record(cudaErrorInvalidValue);
     if (S->Origin != keyOf(Stream))
       return R.record(cudaErrorStreamCaptureUnmatched);
     if (S->Mode != CaptureMode::Relaxed &&
@@ -2024,7 +2278,8 @@ Status streamEndCapture(void *Stream, Graph **Out) {
       deleteGraph(Seq->G);
     return R.record(Result);
   }
-  *Out = Seq->G;
+  if (Out)
+    *Out = Seq->G;
   return cudaSuccess;
 }
 

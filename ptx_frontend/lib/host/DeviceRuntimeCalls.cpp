@@ -289,6 +289,12 @@ int maxActiveBlocks(DeviceRuntime &R, void *, ArgReader A,
     return E;
   return store(A.at<uint64_t>(0), N);
 }
+int graphSetConditional(DeviceRuntime &R, void *, ArgReader A,
+                        const BlockContext *, uint32_t, uint32_t, uint32_t) {
+  // (cudaGraphConditionalHandle handle, unsigned int value); returns void.
+  R.setConditional(A.at<uint64_t>(0), A.at<uint32_t>(8));
+  return 0;
+}
 
 /// The call of each entry of DeviceRuntimeFunctions, in its order.
 struct Entry {
@@ -329,6 +335,7 @@ constexpr Entry Table[] = {
     {"RuntimeGetVersion", runtimeGetVersion},
     {"OccupancyMaxActiveBlocksPerMultiprocessor", maxActiveBlocks},
     {"OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", maxActiveBlocks},
+    {"GraphSetConditional", graphSetConditional},
 };
 constexpr bool tableFollowsTheNames() {
   if (std::size(Table) != std::size(DeviceRuntimeFunctions))

@@ -6,6 +6,7 @@
 // and written as a dot file. Prints PASS when every result is right.
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -206,11 +207,33 @@ static int explicitGraph() {
   std::remove(dot);
   EXPECT(std::strncmp(head, "digraph", 7) == 0);
 
-  // Conditional nodes are there and say they are not supported.
+  // A conditional node prints as the node and a cluster per body.
   cudaGraphConditionalHandle handle;
-  EXPECT(cudaGraphConditionalHandleCreate(&handle, graph, 0, 0) ==
-         cudaErrorNotSupported);
-  cudaGetLastError();
+  CHECK(cudaGraphConditionalHandleCreate(&handle, graph, 0, 0));
+  cudaGraphNodeParams cond = {};
+  cond.type = cudaGraphNodeTypeConditional;
+  cond.conditional.handle = handle;
+  cond.conditional.type = cudaGraphCondTypeIf;
+  cond.conditional.size = 2;
+  cudaGraphNode_t condNode;
+  CHECK(cudaGraphAddNode(&condNode, graph, nullptr, nullptr, 0, &cond));
+  cudaGraphNode_t inBody;
+  CHECK(cudaGraphAddEmptyNode(&inBody, cond.conditional.phGraph_out[1],
+                              nullptr, 0));
+  CHECK(cudaGraphDebugDotPrint(graph, dot, 0));
+  f = std::fopen(dot, "r");
+  EXPECT(f);
+  std::string text;
+  if (f) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+      text.append(buf, n);
+    std::fclose(f);
+  }
+  std::remove(dot);
+  EXPECT(text.find("conditional if") != std::string::npos);
+  EXPECT(text.find("if body 1") != std::string::npos);
 
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(clone));

@@ -1233,9 +1233,8 @@ TEST(DriverProcAddress, VersionsFlagsAndMissingSymbols) {
 
 TEST(DriverProcAddress, UnimplementedFunctionsSayNotSupported) {
   CHECK_CU(cuInit(0));
-  CUgraphConditionalHandle H;
-  EXPECT_EQ(cuGraphConditionalHandleCreate(&H, nullptr, nullptr, 0, 0),
-            CUDA_ERROR_NOT_SUPPORTED);
+  CUipcMemHandle H;
+  EXPECT_EQ(cuIpcGetMemHandle(&H, 0), CUDA_ERROR_NOT_SUPPORTED);
   // An export table cuhip does not know is not found (the static runtime
   // copes with that for its optional ones).
   const void *Table = reinterpret_cast<const void *>(1);

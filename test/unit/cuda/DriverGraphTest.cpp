@@ -459,13 +459,23 @@ TEST_F(DriverGraph, GenericNodesMemoryNodesAndUserObjects) {
   CUdeviceptr Freed = 0;
   CHECK_CU(cuGraphMemFreeNodeGetParams(FreeNode, &Freed));
   EXPECT_EQ(Freed, P);
-  // Batched memory operations and conditionals are not supported; edge
-  // data other than the default neither.
+  // A conditional node needs a handle made for its graph; edge data other
+  // than the default is not supported.
   CUgraphNodeParams Cond = {};
   Cond.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+  Cond.conditional.size = 1;
   CUgraphNode Bad;
   EXPECT_EQ(cuGraphAddNode(&Bad, G, nullptr, nullptr, 0, &Cond),
-            CUDA_ERROR_NOT_SUPPORTED);
+            CUDA_ERROR_INVALID_VALUE);
+  CHECK_CU(cuGraphConditionalHandleCreate(&Cond.conditional.handle, G,
+                                          nullptr, 0, 0));
+  CUgraphNode CondNode;
+  CHECK_CU(cuGraphAddNode(&CondNode, G, nullptr, nullptr, 0, &Cond));
+  ASSERT_NE(Cond.conditional.phGraph_out, nullptr);
+  EXPECT_NE(Cond.conditional.phGraph_out[0], nullptr);
+  CUgraphNodeType CondType;
+  CHECK_CU(cuGraphNodeGetType(CondNode, &CondType));
+  EXPECT_EQ(CondType, CU_GRAPH_NODE_TYPE_CONDITIONAL);
   CUgraphEdgeData Programmatic = {};
   Programmatic.type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
   CUgraphNodeParams Empty = {};

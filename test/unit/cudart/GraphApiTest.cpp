@@ -306,10 +306,12 @@ TEST(GraphApi, GenericNodesAndInstanceParameters) {
   cudaGraphNode_t Bad;
   EXPECT_EQ(cudaGraphAddNode(&Bad, G, nullptr, nullptr, 0, &Dirty),
             cudaErrorInvalidValue);
+  // A conditional node without a handle of the graph (or bodies) is
+  // refused.
   cudaGraphNodeParams Cond = {};
   Cond.type = cudaGraphNodeTypeConditional;
   EXPECT_EQ(cudaGraphAddNode(&Bad, G, nullptr, nullptr, 0, &Cond),
-            cudaErrorNotSupported);
+            cudaErrorInvalidValue);
   cudaGetLastError();
 
   cudaGraphInstantiateParams IP = {};

@@ -2,7 +2,8 @@
 //
 // Dynamic parallelism: device code calls the CUDA device runtime API
 // (cudaGetParameterBuffer, cudaLaunchDevice, device-side streams, events,
-// copies, malloc). nvcc 12 and later emit these calls as `__cudaCDP2<Name>`
+// copies, malloc), and cudaGraphSetConditional sets a conditional graph
+// node's condition. nvcc 12 and later emit these calls as `__cudaCDP2<Name>`
 // (with `_ptsz` forms for the per-thread default stream); older PTX calls
 // `cuda<Name>` directly. NVIDIA's libcudadevrt defines them in terms of the
 // GPU's own launch hardware, so cuhip never links that library's PTX: each
@@ -29,6 +30,7 @@ inline constexpr std::string_view DeviceRuntimeFunctions[] = {
     "GetDevice", "FuncGetAttributes", "RuntimeGetVersion",
     "OccupancyMaxActiveBlocksPerMultiprocessor",
     "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+    "GraphSetConditional",
 };
 
 /// The device runtime function Name calls (its entry of

@@ -409,6 +409,9 @@ public:
                         uint32_t TidY, uint32_t TidZ, bool Reset) = 0;
   virtual void setLastError(const BlockContext *Ctx, uint32_t TidX,
                             uint32_t TidY, uint32_t TidZ, int Error) = 0;
+  /// cudaGraphSetConditional: the value of a conditional graph node's
+  /// handle. An unknown handle is reported, not written through.
+  virtual void setConditional(uint64_t Handle, uint32_t Value) = 0;
 };
 
 enum BlockStatus : uint32_t {

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace cuhip::rt {
@@ -31,6 +32,7 @@ struct Graph;      // cudaGraph_t
 struct GraphNode;  // cudaGraphNode_t
 struct GraphExec;  // cudaGraphExec_t
 struct UserObject; // cudaUserObject_t
+struct ConditionalState; // what a cudaGraphConditionalHandle names
 
 enum class CaptureMode : int { Global = 0, ThreadLocal = 1, Relaxed = 2 };
 enum class CaptureStatus : int { None = 0, Active = 1, Invalidated = 2 };
@@ -61,6 +63,7 @@ struct NodeOp {
     EventRecord = 7,
     MemAlloc = 10,
     MemFree = 11,
+    Conditional = 13,
   } K = Empty;
   // KernelLaunch. FnHandle is what the caller named the kernel by (a host
   // stub, a CUfunction), which the parameter getters hand back.
@@ -98,6 +101,15 @@ struct NodeOp {
   // says; graphAddNode sets Dst to its fixed address. MemFree: Dst.
   MemPoolProps Pool;
   std::vector<VirtualAccess> Access;
+  // Conditional: the handle whose value decides (CondHandle, as the
+  // program has it; graphAddNode resolves it to Cond), cudaGraphCondTypeIf
+  // (0), While (1) or Switch (2), and its body graphs, which graphAddNode
+  // makes (CondSize of them, empty) and the node owns.
+  uint64_t CondHandle = 0;
+  std::shared_ptr<ConditionalState> Cond;
+  int CondType = 0;
+  unsigned CondSize = 0;
+  std::vector<Graph *> Bodies;
   // KernelLaunch: the node's launch attributes (cudaLaunchAttributeID ->
   // its 64-byte cudaLaunchAttributeValue), set by
   // graphKernelNodeSetAttribute; kept when the parameters change.
@@ -170,6 +182,17 @@ Status graphNodeFindInClone(GraphNode **Out, GraphNode *Original,
 /// Writes G in Graphviz dot form to Path.
 Status graphDebugDotPrint(Graph *G, const char *Path, unsigned Flags);
 
+// --- conditional nodes ---------------------------------------------------------
+/// cudaGraphConditionalHandleCreate: a handle of G whose value starts as
+/// Default and, with Flags 1 (cudaGraphCondAssignDefault), is set to it
+/// again at the start of every launch of an instance of G. The handle
+/// lives as long as G or a node or instance that uses it.
+Status graphConditionalHandleCreate(uint64_t *Out, Graph *G, unsigned Default,
+                                    unsigned Flags);
+/// cudaGraphSetConditional from device code: false if Handle names no
+/// live handle.
+bool graphSetConditional(uint64_t Handle, unsigned Value);
+
 // --- user objects ------------------------------------------------------------
 /// cudaUserObjectCreate: Destroy(Ptr) runs when the last reference goes;
 /// Flags must be cudaUserObjectNoDestructorSync (1).
@@ -238,6 +261,8 @@ Status streamBeginCaptureToGraph(void *Stream, Graph *G,
 /// replaces it with them.
 Status streamUpdateCaptureDependencies(void *Stream, GraphNode *const *Deps,
                                        size_t NumDeps, unsigned Flags);
+/// Out may be null for a capture into the program's graph
+/// (streamBeginCaptureToGraph), which is the graph it would get.
 Status streamEndCapture(void *Stream, Graph **Out);
 Status streamIsCapturing(void *Stream, CaptureStatus *Status);
 /// cudaStreamGetCaptureInfo: the stream's capture id, graph and the nodes

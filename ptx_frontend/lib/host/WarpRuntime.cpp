@@ -74,10 +74,12 @@ void shuffle(WarpOp Op, uint8_t *WF, uint32_t FB, uint32_t Waiting,
   if (!P)
     J = L;
   // A source lane that is not taking part gives an undefined value in PTX;
-  // the lane's own value is as good as any.
+  // an H200 gave 0 when that lane had exited, which is what code that lets
+  // the lanes past the end of its data return early relies on, so 0 it is.
+  // (Out of range, J is the lane itself, which takes part.)
   uint64_t V = (J >= 0 && J < 32 && (Waiting >> J & 1))
                    ? exchange(WF, FB, unsigned(J)).Value
-                   : X.Value;
+                   : 0;
   X.Result = uint32_t(V);
   X.Pred = P;
 }

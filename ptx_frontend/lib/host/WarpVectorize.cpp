@@ -541,7 +541,7 @@ bool Vectorizer::emitCall(IRBuilder<> &B, CallInst &CI) {
 /// lanes taking part are the active ones (the mask), intersected with each
 /// lane's member mask, with the CPU backend's results (WarpRuntime.cpp)
 /// for everything PTX leaves open (a shuffle from a lane not taking part
-/// gives the lane its own value; an empty reduction gives 0).
+/// gives 0; an empty reduction gives 0).
 bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
   Intrinsic::ID ID = CI.getIntrinsicID();
   Type *I32T = B.getInt32Ty();
@@ -676,8 +676,9 @@ bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
     break;
   }
   J = B.CreateSelect(P, J, Iota);
-  // Lane j's value, if j takes part (it is active; PTX leaves the value of
-  // a lane that does not undefined, and the lane keeps its own).
+  // Lane j's value, if j takes part (it is active). PTX leaves the value of
+  // a lane that does not undefined; it is 0, as an H200 gave for a lane
+  // that had exited (WarpRuntime.cpp). Out of range, j is the lane itself.
   Value *InRange = B.CreateICmpULT(J, splat32(32));
   Value *Jc = B.CreateAnd(J, splat32(31));
   Value *JActive = B.CreateICmpNE(
@@ -685,7 +686,8 @@ bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
                   splat32(1)),
       splat32(0));
   Value *From = gatherLanes(B, A, Jc);
-  Value *R = B.CreateSelect(B.CreateAnd(InRange, JActive), From, A);
+  Value *R = B.CreateSelect(B.CreateAnd(InRange, JActive), From,
+                            Constant::getNullValue(A->getType()));
   if (CI.getType()->isAggregateType())
     CmpXchgParts[&CI] = {R, P};
   else

@@ -836,6 +836,14 @@ void collectDefaults(const GraphExec &E,
   }
 }
 
+/// Does E have conditional nodes (at any depth)?
+bool hasConditionals(const GraphExec &E) {
+  for (const ExecNode &X : E.Nodes)
+    if (X.Cond || (X.Sub && hasConditionals(*X.Sub)))
+      return true;
+  return false;
+}
+
 struct DefaultsToAssign {
   std::vector<std::shared_ptr<ConditionalState>> States;
 };
@@ -1851,6 +1859,20 @@ Status graphLaunch(GraphExec *E, void *Stream) {
   for (const auto &[O, Count] : E->UserRefs)
     if (retainUser(O, Count))
       Refs->Refs.push_back({O, Count});
+  // Conditions are read when the stream reaches the node, by a host
+  // function of the launch's own: a capture would record it for replays it
+  // was not made for.
+  if (capture::anyActive() && hasConditionals(*E)) {
+    CaptureStatus CS = CaptureStatus::None;
+    if (streamIsCapturing(Stream, &CS) == cudaSuccess &&
+        CS != CaptureStatus::None) {
+      releaseLaunchRefs(Refs);
+      CUHIP_ERROR("cudaGraphLaunch: a graph with conditional nodes cannot be "
+                  "launched into a capturing stream; add it as a child graph "
+                  "node instead");
+      return R.record(cudaErrorNotSupported);
+    }
+  }
   std::vector<std::shared_ptr<ConditionalState>> Defaults;
   collectDefaults(*E, Defaults);
   if (!Defaults.empty()) {

@@ -182,6 +182,35 @@ int main() {
     CHECK(cudaGraphLaunch(CE, S));
     CHECK(cudaStreamSynchronize(S));
     EXPECT(read(Out) == 25);
+    // Launched into a capture it would be recorded for replays it was not
+    // made for: refused. Added to the capture's graph as a child graph
+    // node, it is captured whole and runs when that graph runs.
+    cudaStream_t C;
+    CHECK(cudaStreamCreate(&C));
+    CHECK(cudaStreamBeginCapture(C, cudaStreamCaptureModeGlobal));
+    EXPECT_ERR(cudaGraphLaunch(CE, C), cudaErrorNotSupported);
+    cudaStreamCaptureStatus Status;
+    cudaGraph_t Capturing = nullptr;
+    const cudaGraphNode_t *Deps = nullptr;
+    size_t NumDeps = 0;
+    CHECK(cudaStreamGetCaptureInfo(C, &Status, nullptr, &Capturing, &Deps,
+                                   nullptr, &NumDeps));
+    cudaGraphNode_t Child;
+    CHECK(cudaGraphAddChildGraphNode(&Child, Capturing, Deps, NumDeps, Clone));
+    CHECK(cudaStreamUpdateCaptureDependencies(
+        C, &Child, nullptr, 1, cudaStreamSetCaptureDependencies));
+    cudaGraph_t Captured = nullptr;
+    CHECK(cudaStreamEndCapture(C, &Captured));
+    cudaGraphExec_t CapturedExec;
+    CHECK(cudaGraphInstantiate(&CapturedExec, Captured, 0));
+    write(Flag, 2);
+    write(Out, 0);
+    CHECK(cudaGraphLaunch(CapturedExec, S));
+    CHECK(cudaStreamSynchronize(S));
+    EXPECT(read(Out) == 30);
+    CHECK(cudaGraphExecDestroy(CapturedExec));
+    CHECK(cudaGraphDestroy(Captured));
+    CHECK(cudaStreamDestroy(C));
     CHECK(cudaGraphExecDestroy(CE));
     CHECK(cudaGraphDestroy(Clone));
     CHECK(cudaGraphExecDestroy(E));

@@ -61,7 +61,6 @@ struct ConditionalState {
   std::atomic<unsigned> Value{0};
   unsigned Default = 0;
   bool AssignDefault = false;
-  const Graph *Owner = nullptr; // the graph it was made for
   ~ConditionalState();
 };
 
@@ -112,6 +111,11 @@ struct GraphExec {
   unsigned long long Flags = 0;
   Graph *Source = nullptr; // while Source->Instance is this instance
   std::vector<std::pair<UserObject *, uint64_t>> UserRefs;
+  // Fixed at instantiation (updates cannot change a conditional's handle):
+  // whether it has conditional nodes at any depth, and the handles each
+  // launch resets to their defaults.
+  bool HasConditionals = false;
+  std::vector<std::shared_ptr<ConditionalState>> Defaults;
 };
 
 namespace {
@@ -1186,7 +1190,6 @@ Status graphConditionalHandleCreate(uint64_t *Out, Graph *G, unsigned Default,
   C->Value.store(Default);
   C->Default = Default;
   C->AssignDefault = Flags & 1;
-  C->Owner = G;
   {
     std::lock_guard<std::mutex> L(ConditionalLock);
     LiveConditionals.insert(C.get());
@@ -1766,6 +1769,8 @@ Status graphInstantiate(GraphExec **Out, Graph *G, unsigned long long Flags,
   for (const auto &[O, Count] : Refs)
     if (retainUser(O, Count))
       E->UserRefs.push_back({O, Count});
+  E->HasConditionals = hasConditionals(*E);
+  collectDefaults(*E, E->Defaults);
   std::lock_guard<std::mutex> L(GraphLock);
   if (Memory) {
     G->Instance = E.get();
@@ -1862,7 +1867,7 @@ Status graphLaunch(GraphExec *E, void *Stream) {
   // Conditions are read when the stream reaches the node, by a host
   // function of the launch's own: a capture would record it for replays it
   // was not made for.
-  if (capture::anyActive() && hasConditionals(*E)) {
+  if (E->HasConditionals && capture::anyActive()) {
     CaptureStatus CS = CaptureStatus::None;
     if (streamIsCapturing(Stream, &CS) == cudaSuccess &&
         CS != CaptureStatus::None) {
@@ -1873,10 +1878,8 @@ Status graphLaunch(GraphExec *E, void *Stream) {
       return R.record(cudaErrorNotSupported);
     }
   }
-  std::vector<std::shared_ptr<ConditionalState>> Defaults;
-  collectDefaults(*E, Defaults);
-  if (!Defaults.empty()) {
-    auto *D = new DefaultsToAssign{std::move(Defaults)};
+  if (!E->Defaults.empty()) {
+    auto *D = new DefaultsToAssign{E->Defaults};
     if (Status S = R.streamAddHostFunc(Stream, assignDefaults, D)) {
       delete D;
       releaseLaunchRefs(Refs);

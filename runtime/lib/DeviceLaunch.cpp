@@ -380,7 +380,9 @@ void GridRuntime::setLastError(const ptx::host::BlockContext *Ctx, uint32_t X,
 }
 
 void GridRuntime::setConditional(uint64_t Handle, uint32_t Value) {
-  if (!graphSetConditional(Handle, Value))
+  // Every thread of a grid may make the same bad call: one report a grid.
+  if (!graphSetConditional(Handle, Value) &&
+      !ReportedBadConditional.exchange(true))
     CUHIP_ERROR("cudaGraphSetConditional: 0x%llx is no live conditional "
                 "handle (cudaGraphConditionalHandleCreate); the value %u is "
                 "dropped",

@@ -134,6 +134,7 @@ private:
 
   DeviceLaunchEnv &Env;
   unsigned Depth;
+  std::atomic<bool> ReportedBadConditional{false}; // setConditional's report
   std::mutex Lock; // everything below
   std::map<const void *, std::unique_ptr<Buffer>> Buffers; // handed out
   std::vector<Work> Queue;

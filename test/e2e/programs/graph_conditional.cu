@@ -252,6 +252,15 @@ int main() {
     CHECK(cudaGraphDestroy(Other));
   }
 
+  // Device code that sets a handle nobody made: reported (once for the
+  // grid), nothing written, the kernel finishes.
+  {
+    write(Flag, 1);
+    setFrom<<<2, 64>>>(Flag, 0x1234);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+  }
+
   CHECK(cudaFree(Flag));
   CHECK(cudaFree(Out));
   CHECK(cudaFree(Counter));

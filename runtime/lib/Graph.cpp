@@ -91,6 +91,11 @@ struct ConditionalRun {
   std::shared_ptr<ConditionalState> Cond;
   int Type = 0;
   std::vector<std::unique_ptr<GraphExec>> Bodies;
+  void *BodyStream = nullptr; // non-blocking; the bodies run on it
+  ~ConditionalRun() {
+    if (BodyStream)
+      Runtime::get().streamDestroy(BodyStream);
+  }
 };
 
 /// A node of an instance: its operation (a child graph's instance in Sub
@@ -699,7 +704,8 @@ Status runOp(Runtime &R, const NodeOp &Op, void *Stream) {
 //===----------------------------------------------------------------------===//
 
 /// Instantiates G into E (empty); false with *Cycle the offending node if
-/// G or a child graph has a cycle.
+/// G or a child graph has a cycle, or with *Cycle untouched when a
+/// conditional node's body stream cannot be made.
 bool buildExec(const Graph &G, GraphExec &E, GraphNode **Cycle) {
   std::vector<GraphNode *> Order;
   if (!topologicalOrder(G, Order)) {
@@ -734,6 +740,9 @@ bool buildExec(const Graph &G, GraphExec &E, GraphNode **Cycle) {
       X.Cond = std::make_shared<ConditionalRun>();
       X.Cond->Cond = N.Op.Cond;
       X.Cond->Type = N.Op.CondType;
+      if (Runtime::get().streamCreate(&X.Cond->BodyStream,
+                                      /*cudaStreamNonBlocking=*/1, 0))
+        return false;
       for (Graph *B : N.Op.Bodies) {
         X.Cond->Bodies.push_back(std::make_unique<GraphExec>());
         if (!buildExec(*B, *X.Cond->Bodies.back(), Cycle))
@@ -777,19 +786,16 @@ Status runExec(Runtime &R, const GraphExec &E, void *Stream);
 /// Runs a conditional node's bodies as its condition says, on the stream's
 /// dispatcher once everything before the node on the stream is done (a
 /// kernel there may have set the condition): each body runs to completion
-/// on a stream of its own before the condition is read again, and the
-/// stream the graph was launched on waits meanwhile, so the work after the
-/// node follows the bodies. A kernel fault ends a while loop.
+/// on the node's own stream (made at instantiation) before the condition
+/// is read again, and the stream the graph was launched on waits
+/// meanwhile, so the work after the node follows the bodies. A kernel
+/// fault ends a while loop.
 void evaluateConditional(void *P) {
   std::unique_ptr<std::shared_ptr<ConditionalRun>> Hold(
       static_cast<std::shared_ptr<ConditionalRun> *>(P));
   const ConditionalRun &X = **Hold;
   Runtime &R = Runtime::get();
-  void *Body = nullptr;
-  if (R.streamCreate(&Body, /*cudaStreamNonBlocking=*/1, 0)) {
-    CUHIP_ERROR("conditional graph node: no stream to run its body on");
-    return;
-  }
+  void *Body = X.BodyStream;
   auto run = [&](size_t I) {
     if (runExec(R, *X.Bodies[I], Body) == cudaSuccess)
       R.streamSynchronize(Body);
@@ -812,7 +818,6 @@ void evaluateConditional(void *P) {
       run(V);
     break;
   }
-  R.streamDestroy(Body);
 }
 
 Status runConditional(Runtime &R, const ExecNode &X, void *Stream) {
@@ -1762,7 +1767,7 @@ Status graphInstantiate(GraphExec **Out, Graph *G, unsigned long long Flags,
     releaseExec(*E);
     if (ErrorNode)
       *ErrorNode = Cycle;
-    return R.record(cudaErrorInvalidValue);
+    return R.record(Cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation);
   }
   std::vector<std::pair<UserObject *, uint64_t>> Refs;
   collectUserRefs(*G, Refs);

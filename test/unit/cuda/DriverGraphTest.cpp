@@ -8,6 +8,8 @@
 // cuGetProcAddress with their versions as the static runtime reaches them.
 //
 //===----------------------------------------------------------------------===//
+#include "DriverTestKernels.h"
+
 #include <cuda.h>
 
 #include <atomic>
@@ -17,7 +19,6 @@
 
 namespace {
 
-#define CHECK_CU(Call) ASSERT_EQ((Call), CUDA_SUCCESS) << #Call
 
 // add(p, v, n): p[i] += v for i < n.
 const char *AddPtx = R"(

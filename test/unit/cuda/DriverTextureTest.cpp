@@ -7,6 +7,8 @@
 // (CUDA_ARRAY3D_CUBEMAP, tex.cube, tex.acube), and the documented errors.
 //
 //===----------------------------------------------------------------------===//
+#include "DriverTestKernels.h"
+
 #include <cuda.h>
 
 #include <cstring>
@@ -45,7 +47,6 @@ const char *TexturePtx = R"(
 }
 )";
 
-#define CHECK_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
 
 class DriverTexture : public ::testing::Test {
 protected:

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -282,22 +281,6 @@ CUHIP_EXPORT CUresult cuDeviceSetMemPool(CUdevice Dev, CUmemoryPool Pool) {
 // PCI identity and peers
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The device's PCI domain, bus and device numbers, as its attributes give
-/// them (CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, _BUS_ID, _DEVICE_ID).
-struct PciLocation {
-  unsigned Domain = 0, Bus = 0, Device = 0;
-};
-
-PciLocation pciLocation(CUdevice Dev) {
-  int Domain = 0, Bus = 0, Device = 0;
-  runtime().deviceAttribute(50, Dev, &Domain);
-  runtime().deviceAttribute(33, Dev, &Bus);
-  runtime().deviceAttribute(34, Dev, &Device);
-  return {unsigned(Domain), unsigned(Bus), unsigned(Device)};
-}
-} // namespace
-
 CUHIP_EXPORT CUresult cuDeviceGetPCIBusId(char *PciBusId, int Len,
                                           CUdevice Dev) {
   if (CUresult R = checkInit())
@@ -306,11 +289,7 @@ CUHIP_EXPORT CUresult cuDeviceGetPCIBusId(char *PciBusId, int Len,
     return CUDA_ERROR_INVALID_VALUE;
   if (!isDevice(Dev))
     return CUDA_ERROR_INVALID_DEVICE;
-  // "domain:bus:device.function", the form nvidia-smi prints; truncated to
-  // Len bytes as CUDA does.
-  PciLocation L = pciLocation(Dev);
-  std::snprintf(PciBusId, size_t(Len), "%04x:%02x:%02x.0", L.Domain, L.Bus,
-                L.Device);
+  runtime().pciBusId(Dev, PciBusId, Len);
   return CUDA_SUCCESS;
 }
 
@@ -320,26 +299,12 @@ CUHIP_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *Dev,
     return R;
   if (!Dev || !PciBusId)
     return CUDA_ERROR_INVALID_VALUE;
-  // [domain]:[bus]:[device].[function], [domain]:[bus]:[device] or
-  // [bus]:[device].[function], in hex.
-  unsigned Domain = 0, Bus = 0, Device = 0, Function = 0;
-  char Tail = 0;
-  bool Parsed =
-      std::sscanf(PciBusId, "%x:%x:%x.%x%c", &Domain, &Bus, &Device, &Function,
-                  &Tail) == 4 ||
-      std::sscanf(PciBusId, "%x:%x:%x%c", &Domain, &Bus, &Device, &Tail) == 3 ||
-      (Domain = 0, std::sscanf(PciBusId, "%x:%x.%x%c", &Bus, &Device, &Function,
-                               &Tail) == 3);
-  if (!Parsed)
-    return CUDA_ERROR_INVALID_VALUE;
-  for (CUdevice D = 0; D < runtime().deviceCount(); ++D) {
-    PciLocation L = pciLocation(D);
-    if (L.Domain == Domain && L.Bus == Bus && L.Device == Device) {
-      *Dev = D;
-      return CUDA_SUCCESS;
-    }
-  }
-  return CUDA_ERROR_INVALID_DEVICE;
+  int D = 0;
+  if (rt::Status S = runtime().deviceByPciBusId(PciBusId, &D))
+    return S == rt::cudaErrorInvalidDevice ? CUDA_ERROR_INVALID_DEVICE
+                                           : CUDA_ERROR_INVALID_VALUE;
+  *Dev = D;
+  return CUDA_SUCCESS;
 }
 
 // One device, which is not its own peer: no two devices can access each

@@ -12,7 +12,6 @@
 #include "Export.h"
 #include "Unsupported.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -195,19 +194,13 @@ cudaDeviceSetSharedMemConfig(cudaSharedMemConfig Config) {
 // PCI identity
 //===----------------------------------------------------------------------===//
 
-// The device's PCI domain, bus and device numbers, as its properties give
-// them (all 0: the CPU backend's device is on no bus).
-static constexpr unsigned PciDomain = 0, PciBus = 0, PciDevice = 0;
-
 CUHIP_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *PciBusId, int Len,
                                                int Device) {
   if (!PciBusId || Len <= 0)
     return runtime().record(rt::cudaErrorInvalidValue);
   if (cudaError_t S = checkDevice(Device))
     return S;
-  // "domain:bus:device.function", the form nvidia-smi prints.
-  std::snprintf(PciBusId, size_t(Len), "%04x:%02x:%02x.0", PciDomain, PciBus,
-                PciDevice);
+  runtime().pciBusId(Device, PciBusId, Len);
   return rt::cudaSuccess;
 }
 
@@ -215,22 +208,8 @@ CUHIP_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *Device,
                                                  const char *PciBusId) {
   if (!Device || !PciBusId)
     return runtime().record(rt::cudaErrorInvalidValue);
-  // Accepted forms: [domain]:[bus]:[device].[function],
-  // [domain]:[bus]:[device] and [bus]:[device].[function], in hex.
-  unsigned Domain = 0, Bus = 0, Dev = 0, Function = 0;
-  char Tail = 0;
-  bool Parsed =
-      std::sscanf(PciBusId, "%x:%x:%x.%x%c", &Domain, &Bus, &Dev, &Function,
-                  &Tail) == 4 ||
-      std::sscanf(PciBusId, "%x:%x:%x%c", &Domain, &Bus, &Dev, &Tail) == 3 ||
-      (Domain = 0,
-       std::sscanf(PciBusId, "%x:%x.%x%c", &Bus, &Dev, &Function, &Tail) == 3);
-  if (!Parsed)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  if (runtime().deviceCount() == 0 || Domain != PciDomain || Bus != PciBus ||
-      Dev != PciDevice)
-    return runtime().record(rt::cudaErrorInvalidDevice);
-  *Device = 0;
+  if (rt::Status S = runtime().deviceByPciBusId(PciBusId, Device))
+    return runtime().record(S);
   return rt::cudaSuccess;
 }
 

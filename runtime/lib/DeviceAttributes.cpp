@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Runtime.h"
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -230,6 +231,40 @@ Status Runtime::deviceAttribute(int A, int Device, int *Value) {
   }
   *Value = V;
   return cudaSuccess;
+}
+
+void Runtime::pciBusId(int Device, char *Out, int Len) {
+  int Domain = 0, Bus = 0, Dev = 0;
+  deviceAttribute(PCI_DOMAIN_ID, Device, &Domain);
+  deviceAttribute(PCI_BUS_ID, Device, &Bus);
+  deviceAttribute(PCI_DEVICE_ID, Device, &Dev);
+  std::snprintf(Out, size_t(Len), "%04x:%02x:%02x.0", unsigned(Domain),
+                unsigned(Bus), unsigned(Dev));
+}
+
+Status Runtime::deviceByPciBusId(const char *Id, int *Device) {
+  unsigned Domain = 0, Bus = 0, Dev = 0, Function = 0;
+  char Tail = 0;
+  bool Parsed =
+      std::sscanf(Id, "%x:%x:%x.%x%c", &Domain, &Bus, &Dev, &Function,
+                  &Tail) == 4 ||
+      std::sscanf(Id, "%x:%x:%x%c", &Domain, &Bus, &Dev, &Tail) == 3 ||
+      (Domain = 0,
+       std::sscanf(Id, "%x:%x.%x%c", &Bus, &Dev, &Function, &Tail) == 3);
+  if (!Parsed)
+    return cudaErrorInvalidValue;
+  for (int D = 0; D < deviceCount(); ++D) {
+    int DDomain = 0, DBus = 0, DDev = 0;
+    deviceAttribute(PCI_DOMAIN_ID, D, &DDomain);
+    deviceAttribute(PCI_BUS_ID, D, &DBus);
+    deviceAttribute(PCI_DEVICE_ID, D, &DDev);
+    if (unsigned(DDomain) == Domain && unsigned(DBus) == Bus &&
+        unsigned(DDev) == Dev) {
+      *Device = D;
+      return cudaSuccess;
+    }
+  }
+  return cudaErrorInvalidDevice;
 }
 
 } // namespace cuhip::rt

@@ -504,6 +504,15 @@ public:
   /// share their numbers, DeviceAttributes.def), consistent with
   /// deviceInfo. cudaErrorInvalidValue for an unknown attribute.
   Status deviceAttribute(int Attribute, int Device, int *Value);
+  /// The device's PCI bus id as nvidia-smi prints it, "domain:bus:device.0"
+  /// from its PCI attributes, truncated to Len bytes (NUL included) as CUDA
+  /// does. The caller checks Device.
+  void pciBusId(int Device, char *Out, int Len);
+  /// The device a PCI bus id names: [domain]:[bus]:[device].[function],
+  /// [domain]:[bus]:[device] or [bus]:[device].[function], in hex.
+  /// cudaErrorInvalidValue for another form, cudaErrorInvalidDevice when
+  /// no device is there. Records nothing.
+  Status deviceByPciBusId(const char *Id, int *Device);
   Status synchronize();
   /// cudaDeviceReset: frees every allocation, destroys every stream and
   /// event, forgets kernel attributes, device flags, limits and cache

@@ -45,6 +45,7 @@ function(cuhip_write_facade mode)
     # cuhip's cuBLAS and cuBLASLt (present once they are built).
     file(CREATE_LINK ../../../libcublas.so.13 ${root}/lib64/libcublas.so SYMBOLIC)
     file(CREATE_LINK ../../../libcublasLt.so.13 ${root}/lib64/libcublasLt.so SYMBOLIC)
+    file(CREATE_LINK ../../../libcufft.so.12 ${root}/lib64/libcufft.so SYMBOLIC)
     # There is no static cuhip runtime: the static name links the shared one.
     file(WRITE ${root}/lib64/libcudart_static.a
       "/* cuhip: the CUDA runtime is cuhip's shared libcudart */\nINPUT(-lcudart)\n")
@@ -74,6 +75,8 @@ function(cuhip_write_facade mode)
       "/* cuhip AMD mode: cuBLAS calls are translated to hipBLAS */\nINPUT(-lhipblas)\n")
     file(WRITE ${root}/lib64/libcublasLt.so
       "/* cuhip AMD mode: cuBLASLt calls are translated to hipBLASLt */\nINPUT(-lhipblaslt)\n")
+    file(WRITE ${root}/lib64/libcufft.so
+      "/* cuhip AMD mode: cuFFT calls are translated to hipFFT */\nINPUT(-lhipfft)\n")
   endif()
 endfunction()
 

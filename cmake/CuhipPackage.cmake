@@ -24,6 +24,10 @@ install(TARGETS cuhip_core cudart12 cudart13 cuda_driver cuhip_audit
 set_target_properties(cublas12 cublas13 cublasLt12 cublasLt13 PROPERTIES
   INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS cublas12 cublas13 cublasLt12 cublasLt13 LIBRARY DESTINATION lib)
+# The cuFFT drop-ins.
+set_target_properties(cufft11 cufft12 PROPERTIES
+  INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS cufft11 cufft12 LIBRARY DESTINATION lib)
 # The NVRTC bridges.
 set_target_properties(nvrtc12 nvrtc13 PROPERTIES
   INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)

@@ -169,13 +169,32 @@ Status describeResource(const ResourceSpec &R, bool Surface,
     if (!R.Ptr || Bytes == 0 ||
         (Linear ? R.SizeInBytes < Elem
                 : (R.Width == 0 || R.Height == 0 ||
-                   R.PitchInBytes < R.Width * Elem)) ||
-        !Runtime::get().isDeviceRange(R.Ptr, Bytes))
+                   R.PitchInBytes < R.Width * Elem)))
       return cudaErrorInvalidValue;
+    Runtime &Rt = Runtime::get();
+    if (!Rt.isDeviceRange(R.Ptr, Bytes)) {
+      // CUDA takes a linear texture's size as given, and programs declare
+      // more than they allocated (convolutionFFT2D). Here the texture ends
+      // with the allocation: a fetch past it is out of range (the address
+      // mode decides what it reads) and never reads memory that is not
+      // the program's.
+      void *Base;
+      size_t Size;
+      if (!Linear || Rt.allocationRange(R.Ptr, &Base, &Size) != cudaSuccess)
+        return cudaErrorInvalidValue;
+      size_t Avail = size_t(static_cast<uint8_t *>(Base) + Size -
+                            static_cast<uint8_t *>(R.Ptr));
+      if (Avail < Elem)
+        return cudaErrorInvalidValue;
+      CUHIP_INFO("a linear texture of %zu bytes starts %zu bytes before the "
+                 "end of its allocation: it is cut there",
+                 R.SizeInBytes, Avail);
+      Bytes = Avail - Avail % Elem;
+    }
     D.Data = static_cast<uint8_t *>(R.Ptr);
-    D.Width = uint32_t(Linear ? R.SizeInBytes / Elem : R.Width);
+    D.Width = uint32_t(Linear ? Bytes / Elem : R.Width);
     D.Height = Linear ? 1 : uint32_t(R.Height);
-    D.RowPitch = Linear ? R.SizeInBytes : R.PitchInBytes;
+    D.RowPitch = Linear ? Bytes : R.PitchInBytes;
     D.SlicePitch = D.RowPitch * D.Height;
     D.Dims = Linear ? 1 : 2;
     break;

@@ -38,6 +38,7 @@ int cuhipInfoMain(int argc, char **argv) {
   for (const char *L : {"libcudart.so.13", "libcudart.so.12", "libcuda.so.1",
                         "libcublas.so.13", "libcublas.so.12",
                         "libcublasLt.so.13", "libcublasLt.so.12",
+                        "libcufft.so.12", "libcufft.so.11",
                         "libcuhip-core.so"}) {
     struct stat St;
     std::printf("  %-18s %s\n", L,

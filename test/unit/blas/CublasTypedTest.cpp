@@ -20,11 +20,9 @@
 
 #include <gtest/gtest.h>
 
+#include "../ElfExports.h"
+
 #include <dlfcn.h>
-#include <elf.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <complex>
@@ -1663,37 +1661,6 @@ TEST(CublasHipBackend, TypedRoutinesAnswerNotSupported) {
   EXPECT_EQ(cublasSetEnvironmentMode(H, 1), CUBLAS_STATUS_SUCCESS);
   cudaFree(X);
   cublasDestroy(H);
-}
-
-/// The names a shared library exports (defined dynamic symbols), read from
-/// its ELF dynamic symbol table.
-std::vector<std::string> dynamicExports(const char *Path) {
-  std::vector<std::string> Names;
-  int Fd = open(Path, O_RDONLY);
-  if (Fd < 0)
-    return Names;
-  struct stat St;
-  fstat(Fd, &St);
-  void *Map = mmap(nullptr, St.st_size, PROT_READ, MAP_PRIVATE, Fd, 0);
-  close(Fd);
-  if (Map == MAP_FAILED)
-    return Names;
-  auto *Base = static_cast<const char *>(Map);
-  auto *Eh = reinterpret_cast<const Elf64_Ehdr *>(Base);
-  auto *Sh = reinterpret_cast<const Elf64_Shdr *>(Base + Eh->e_shoff);
-  for (int I = 0; I < Eh->e_shnum; ++I) {
-    if (Sh[I].sh_type != SHT_DYNSYM)
-      continue;
-    auto *Syms = reinterpret_cast<const Elf64_Sym *>(Base + Sh[I].sh_offset);
-    const char *Str = Base + Sh[Sh[I].sh_link].sh_offset;
-    for (size_t J = 0; J < Sh[I].sh_size / sizeof(Elf64_Sym); ++J)
-      // SHN_ABS: the version node's own name, not a function.
-      if (Syms[J].st_shndx != SHN_UNDEF && Syms[J].st_shndx != SHN_ABS &&
-          Syms[J].st_name)
-        Names.push_back(Str + Syms[J].st_name);
-  }
-  munmap(Map, St.st_size);
-  return Names;
 }
 
 TEST(CublasExports, EveryNameNvidiasLibraryExports) {

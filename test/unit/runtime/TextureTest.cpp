@@ -299,8 +299,15 @@ TEST_F(TextureTest, LinearAndPitchedResourcesMustBeDeviceMemory) {
   EXPECT_EQ(D->Width, 512u);
   EXPECT_EQ(D->Dims, 1);
   EXPECT_EQ(textureDestroy(Tex), cudaSuccess);
+  // A linear texture larger than its allocation is accepted, as CUDA
+  // accepts it, and it ends where the allocation ends.
+  Res.Ptr = static_cast<char *>(Mem) + 1024;
   Res.SizeInBytes = 8192;
-  EXPECT_EQ(textureCreate(&Tex, Res, TextureSpec()), cudaErrorInvalidValue);
+  ASSERT_EQ(textureCreate(&Tex, Res, TextureSpec()), cudaSuccess);
+  D = reinterpret_cast<const TextureDescriptor *>(Tex);
+  EXPECT_EQ(D->Width, 384u);
+  EXPECT_EQ(textureDestroy(Tex), cudaSuccess);
+  Res.Ptr = Mem;
   int Host[4];
   Res.Ptr = Host;
   Res.SizeInBytes = sizeof(Host);

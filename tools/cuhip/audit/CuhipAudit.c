@@ -4,7 +4,8 @@
  * la_objsearch before it searches for any library, and this module answers
  * the CUDA runtime and driver sonames (libcudart.so.12/.13, libcuda.so.1 and
  * their unversioned names) and the cuBLAS ones (libcublas.so.12/.13,
- * libcublasLt.so.12/.13 and theirs) and NVRTC's (libnvrtc.so.12/.13, asked
+ * libcublasLt.so.12/.13 and theirs), the cuFFT ones (libcufft.so.11/.12 and
+ * theirs) and NVRTC's (libnvrtc.so.12/.13, asked
  * for by name only: cuhip's NVRTC bridge opens NVIDIA's by full path) with
  * cuhip's copies, which lie in the
  * directory this module was loaded from. LD_LIBRARY_PATH alone does not suffice: a
@@ -28,7 +29,8 @@
 
 /* The names cuhip answers, and the file of cuhip's lib directory each one
  * gets: the unversioned libcudart.so (what a program that dlopens the
- * runtime without a version asks for) is CUDA 13's, and so for cuBLAS. */
+ * runtime without a version asks for) is CUDA 13's, and so for cuBLAS and
+ * cuFFT (CUDA 13's cuFFT is libcufft.so.12). */
 static const char *const Names[][2] = {{"libcudart.so.13", "libcudart.so.13"},
                                        {"libcudart.so.12", "libcudart.so.12"},
                                        {"libcudart.so", "libcudart.so.13"},
@@ -40,6 +42,9 @@ static const char *const Names[][2] = {{"libcudart.so.13", "libcudart.so.13"},
                                        {"libcublasLt.so.13", "libcublasLt.so.13"},
                                        {"libcublasLt.so.12", "libcublasLt.so.12"},
                                        {"libcublasLt.so", "libcublasLt.so.13"},
+                                       {"libcufft.so.12", "libcufft.so.12"},
+                                       {"libcufft.so.11", "libcufft.so.11"},
+                                       {"libcufft.so", "libcufft.so.12"},
                                        {"libnvrtc.so.13", "libnvrtc.so.13"},
                                        {"libnvrtc.so.12", "libnvrtc.so.12"},
                                        {"libnvrtc.so", "libnvrtc.so.13"}};

@@ -69,6 +69,21 @@ bool inReservation(VmState &S, uintptr_t A, size_t Size) {
   return A >= It->first && A + Size <= It->first + It->second;
 }
 
+/// The mappings that exactly cover [A, A+Size), one after the other (false
+/// if a gap, or a mapping that sticks out, leaves it not exactly covered).
+bool coveredByMappings(VmState &S, uintptr_t A, size_t Size,
+                       std::vector<std::pair<uintptr_t, size_t>> &Covered) {
+  uintptr_t End = A + Size;
+  while (A < End) {
+    auto M = S.Mappings.find(A);
+    if (M == S.Mappings.end())
+      return false;
+    Covered.push_back(*M);
+    A += M->second;
+  }
+  return Size && A == End;
+}
+
 } // namespace
 
 CUHIP_EXPORT CUresult cuMemGetAllocationGranularity(
@@ -232,16 +247,20 @@ CUHIP_EXPORT CUresult cuMemUnmap(CUdeviceptr Ptr, size_t Size) {
     return toCU(runtime().vmUnmap(ptr(Ptr), Size));
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);
-  auto M = S.Mappings.find(uintptr_t(Ptr));
-  if (M == S.Mappings.end() || M->second != Size)
+  // One call may unmap several whole mappings side by side, as CUDA's
+  // does (a memory pool that grew piece by piece unmaps at once).
+  std::vector<std::pair<uintptr_t, size_t>> Covered;
+  if (!coveredByMappings(S, uintptr_t(Ptr), Size, Covered))
     return CUDA_ERROR_INVALID_VALUE;
   runtime().synchronize(); // no kernel may still use it
-  if (S.Registered.erase(uintptr_t(Ptr)))
-    runtime().unregisterDeviceRange(ptr(Ptr));
+  for (auto [Base, Len] : Covered) {
+    if (S.Registered.erase(Base))
+      runtime().unregisterDeviceRange(ptr(Base));
+    S.Mappings.erase(Base);
+  }
   // Back to a reserved, inaccessible range.
   mmap(ptr(Ptr), Size, PROT_NONE,
        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-  S.Mappings.erase(M);
   return CUDA_SUCCESS;
 }
 
@@ -273,17 +292,9 @@ CUHIP_EXPORT CUresult cuMemSetAccess(CUdeviceptr Ptr, size_t Size,
   }
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);
-  // The range must be exactly covered by mappings.
-  uintptr_t A = uintptr_t(Ptr), End = A + Size;
   std::vector<std::pair<uintptr_t, size_t>> Covered;
-  while (A < End) {
-    auto M = S.Mappings.find(A);
-    if (M == S.Mappings.end())
-      return CUDA_ERROR_INVALID_VALUE;
-    Covered.push_back(*M);
-    A += M->second;
-  }
-  if (A != End || mprotect(ptr(Ptr), Size, Prot) != 0)
+  if (!coveredByMappings(S, uintptr_t(Ptr), Size, Covered) ||
+      mprotect(ptr(Ptr), Size, Prot) != 0)
     return CUDA_ERROR_INVALID_VALUE;
   for (auto [Base, Len] : Covered) {
     bool &Reg = S.Registered[Base];

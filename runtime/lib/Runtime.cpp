@@ -1944,7 +1944,20 @@ bool Runtime::isDeviceRange(const void *Ptr, size_t Bytes) {
   uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
   std::lock_guard<std::mutex> G(P->MemLock);
   const auto *Range = P->rangeOf(A);
-  return Range && Bytes <= Range->second - (A - Range->first);
+  if (!Range)
+    return false;
+  uintptr_t End = Range->first + Range->second;
+  // Virtual-memory mappings side by side (cuMemMap of adjacent pieces of
+  // one reservation, as growing memory pools make them) are one run of
+  // device memory: a copy may cross from one into the next.
+  while (Bytes > End - A && P->External.count(Range->first)) {
+    auto Next = P->Allocations.find(End);
+    if (Next == P->Allocations.end() || !P->External.count(End))
+      break;
+    Range = &*Next;
+    End += Next->second;
+  }
+  return Bytes <= End - A;
 }
 
 Status Runtime::registerDeviceRange(void *Base, size_t Bytes) {

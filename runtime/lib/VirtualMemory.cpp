@@ -84,17 +84,28 @@ Status Runtime::vmUnmap(void *Ptr, size_t Bytes) {
     return record(cudaErrorNotSupported);
   HipMappings &M = mappings();
   std::lock_guard<std::mutex> G(M.Lock);
-  // HIP unmaps whole mappings too; a range that is not one is refused
-  // before the allocation table changes.
-  uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
-  auto It = M.Mapped.find(A);
-  if (It == M.Mapped.end() || It->second != Bytes)
+  // CUDA unmaps whole mappings, several side by side in one call; HIP's
+  // calls take one mapping each. A range that is not whole mappings is
+  // refused before anything changes.
+  uintptr_t A = reinterpret_cast<uintptr_t>(Ptr), End = A + Bytes;
+  std::vector<std::pair<uintptr_t, size_t>> Covered;
+  for (uintptr_t At = A; At < End;) {
+    auto It = M.Mapped.find(At);
+    if (It == M.Mapped.end() || It->second > End - At)
+      return record(cudaErrorInvalidValue);
+    Covered.push_back(*It);
+    At += It->second;
+  }
+  if (Covered.empty())
     return record(cudaErrorInvalidValue);
-  if (Status S = Hip->memUnmap(Ptr, Bytes))
-    return record(S);
-  if (M.Accessible.erase(A))
-    (void)unregisterDeviceRange(Ptr);
-  M.Mapped.erase(It);
+  for (auto [Base, Len] : Covered) {
+    void *P = reinterpret_cast<void *>(Base);
+    if (Status S = Hip->memUnmap(P, Len))
+      return record(S);
+    if (M.Accessible.erase(Base))
+      (void)unregisterDeviceRange(P);
+    M.Mapped.erase(Base);
+  }
   return cudaSuccess;
 }
 

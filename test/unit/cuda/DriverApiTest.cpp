@@ -599,11 +599,29 @@ TEST_F(Driver, VirtualMemoryManagement) {
   CHECK_CU(cuMemcpyDtoH(&Out, VA + 2 * Gran + 64, 4));
   EXPECT_EQ(Out, In);
   CHECK_CU(cuMemsetD32(VA, 7, Gran / 4));
+  // Adjacent mappings are one run of device memory: copies and sets may
+  // cross from one into the next (memory pools that grow map so).
+  std::vector<uint32_t> Across(64, 0);
+  CHECK_CU(cuMemsetD32(VA + 2 * Gran - 128, 9, 64));
+  CHECK_CU(cuMemcpyDtoH(Across.data(), VA + 2 * Gran - 128, 256));
+  EXPECT_EQ(Across[0], 9u);
+  EXPECT_EQ(Across[63], 9u);
+  CUdeviceptr Plain;
+  CHECK_CU(cuMemAlloc(&Plain, 256));
+  CHECK_CU(cuMemcpyDtoD(Plain, VA + 2 * Gran - 128, 256));
+  CHECK_CU(cuMemcpyDtoD(VA + 2 * Gran - 100, Plain, 256));
+  CHECK_CU(cuMemFree(Plain));
+  // The run ends where the reservation's mappings end.
+  EXPECT_EQ(cuMemcpyDtoH(Across.data(), VA + 4 * Gran - 128, 256),
+            CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuMemFree(VA), CUDA_ERROR_INVALID_VALUE); // not cuMemAlloc's
   EXPECT_EQ(cuMemAddressFree(VA, 4 * Gran), CUDA_ERROR_INVALID_VALUE); // mapped
-  CHECK_CU(cuMemUnmap(VA, 2 * Gran));
-  CHECK_CU(cuMemUnmap(VA + 2 * Gran, 2 * Gran));
+  // Part of a mapping cannot be unmapped; two whole ones at once can.
+  EXPECT_EQ(cuMemUnmap(VA, Gran), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemUnmap(VA, 3 * Gran), CUDA_ERROR_INVALID_VALUE);
+  CHECK_CU(cuMemUnmap(VA, 4 * Gran));
   EXPECT_EQ(cuMemcpyHtoD(VA + 64, &In, 4), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemcpyHtoD(VA + 3 * Gran, &In, 4), CUDA_ERROR_INVALID_VALUE);
   CHECK_CU(cuMemAddressFree(VA, 4 * Gran));
 }
 

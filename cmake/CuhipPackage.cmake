@@ -28,6 +28,10 @@ install(TARGETS cublas12 cublas13 cublasLt12 cublasLt13 LIBRARY DESTINATION lib)
 set_target_properties(cufft11 cufft12 PROPERTIES
   INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS cufft11 cufft12 LIBRARY DESTINATION lib)
+# The nvJitLink drop-in.
+set_target_properties(nvJitLink13 PROPERTIES
+  INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS nvJitLink13 LIBRARY DESTINATION lib)
 # The NVRTC bridges.
 set_target_properties(nvrtc12 nvrtc13 PROPERTIES
   INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)

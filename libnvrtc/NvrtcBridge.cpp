@@ -18,7 +18,12 @@
 // opened by full path, which `cuhip run`'s audit module leaves alone. When
 // none is found, every call but nvrtcGetErrorString fails with
 // NVRTC_ERROR_INTERNAL_ERROR and one error line says what is missing.
-// LTO-IR (`-dlto`) and OptiX IR pass through unchanged.
+//   * a program compiled for link-time optimization (`-dlto`,
+//     `--dlink-time-opt`) is compiled as relocatable PTX instead
+//     (`-rdc=true`), and nvrtcGetLTOIRSize/nvrtcGetLTOIR hand back that
+//     PTX, which cuhip's nvJitLink links (libnvjitlink).
+//
+// OptiX IR passes through unchanged.
 //
 //===----------------------------------------------------------------------===//
 #include "cuhip/runtime/Log.h"
@@ -162,9 +167,17 @@ template <typename Fn> Fn lookup(const char *Name) {
 std::mutex RetargetedLock;
 std::set<nvrtcProgram> Retargeted;
 
+// The programs compiled as relocatable PTX in place of LTO-IR.
+std::set<nvrtcProgram> PtxForLto;
+
 bool isRetargeted(nvrtcProgram P) {
   std::lock_guard<std::mutex> G(RetargetedLock);
   return Retargeted.count(P) != 0;
+}
+
+bool isPtxForLto(nvrtcProgram P) {
+  std::lock_guard<std::mutex> G(RetargetedLock);
+  return PtxForLto.count(P) != 0;
 }
 
 /// If Arch is a real target (sm_XY, sm_XYa, sm_XYf), the virtual one of the
@@ -175,14 +188,20 @@ std::string virtualFor(const std::string &Arch) {
   return "compute_" + Arch.substr(3);
 }
 
-/// Rewrites the target options; Changed tells whether any was real.
+/// Rewrites the target options; Changed tells whether any was real, Lto
+/// whether link-time optimization was asked for (it becomes -rdc=true).
 std::vector<std::string> retarget(int N, const char *const *Options,
-                                  bool &Changed) {
+                                  bool &Changed, bool &Lto) {
   std::vector<std::string> Out;
-  Changed = false;
+  Changed = Lto = false;
   static const char *const Flags[] = {"--gpu-architecture", "-arch"};
   for (int I = 0; I < N; ++I) {
     std::string O = Options[I] ? Options[I] : "";
+    if (O == "-dlto" || O == "--dlink-time-opt") {
+      Out.push_back("-rdc=true");
+      Lto = true;
+      continue;
+    }
     bool Done = false;
     for (const char *F : Flags) {
       std::string Prefix = std::string(F) + "=";
@@ -242,9 +261,22 @@ CUHIP_NVRTC_FORWARD(nvrtcCreateProgram,
                     (Prog, Src, Name, NumHeaders, Headers, IncludeNames))
 CUHIP_NVRTC_FORWARD(nvrtcGetPTXSize, (nvrtcProgram P, size_t *Size), (P, Size))
 CUHIP_NVRTC_FORWARD(nvrtcGetPTX, (nvrtcProgram P, char *Ptx), (P, Ptx))
-CUHIP_NVRTC_FORWARD(nvrtcGetLTOIRSize, (nvrtcProgram P, size_t *Size),
-                    (P, Size))
-CUHIP_NVRTC_FORWARD(nvrtcGetLTOIR, (nvrtcProgram P, char *Ir), (P, Ir))
+
+CUHIP_NVRTC_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram P, size_t *Size) {
+  if (isPtxForLto(P))
+    return nvrtcGetPTXSize(P, Size);
+  using Fn = nvrtcResult (*)(nvrtcProgram, size_t *);
+  static Fn F = lookup<Fn>("nvrtcGetLTOIRSize");
+  return F ? F(P, Size) : ErrorInternal;
+}
+
+CUHIP_NVRTC_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram P, char *Ir) {
+  if (isPtxForLto(P))
+    return Ir ? nvrtcGetPTX(P, Ir) : ErrorInvalidInput;
+  using Fn = nvrtcResult (*)(nvrtcProgram, char *);
+  static Fn F = lookup<Fn>("nvrtcGetLTOIR");
+  return F ? F(P, Ir) : ErrorInternal;
+}
 CUHIP_NVRTC_FORWARD(nvrtcGetOptiXIRSize, (nvrtcProgram P, size_t *Size),
                     (P, Size))
 CUHIP_NVRTC_FORWARD(nvrtcGetOptiXIR, (nvrtcProgram P, char *Ir), (P, Ir))
@@ -276,6 +308,7 @@ CUHIP_NVRTC_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *Prog) {
   if (R == Success && P) {
     std::lock_guard<std::mutex> G(RetargetedLock);
     Retargeted.erase(P);
+    PtxForLto.erase(P);
   }
   return R;
 }
@@ -289,22 +322,33 @@ CUHIP_NVRTC_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram P,
     return ErrorInternal;
   if (NumOptions < 0 || (NumOptions > 0 && !Options))
     return F(P, NumOptions, Options); // NVRTC reports the error
-  bool Changed = false;
-  std::vector<std::string> Opts = retarget(NumOptions, Options, Changed);
-  if (!Changed)
+  bool Changed = false, Lto = false;
+  std::vector<std::string> Opts = retarget(NumOptions, Options, Changed, Lto);
+  if (!Changed && !Lto)
     return F(P, NumOptions, Options);
   std::vector<const char *> Ptrs;
   for (const std::string &O : Opts)
     Ptrs.push_back(O.c_str());
   static std::once_flag Noted;
-  std::call_once(Noted, [] {
-    CUHIP_INFO("nvrtc: compiling for virtual targets (compute_XY) in place "
-               "of sm_XY; cubins handed back are PTX");
-  });
+  if (Changed)
+    std::call_once(Noted, [] {
+      CUHIP_INFO("nvrtc: compiling for virtual targets (compute_XY) in place "
+                 "of sm_XY; cubins handed back are PTX");
+    });
+  if (Lto) {
+    static std::once_flag LtoNoted;
+    std::call_once(LtoNoted, [] {
+      CUHIP_INFO("nvrtc: compiling -dlto programs as relocatable PTX; their "
+                 "LTO-IR handed back is PTX, which cuhip's nvJitLink links");
+    });
+  }
   nvrtcResult R = F(P, int(Ptrs.size()), Ptrs.data());
   if (P) {
     std::lock_guard<std::mutex> G(RetargetedLock);
-    Retargeted.insert(P);
+    if (Changed)
+      Retargeted.insert(P);
+    if (Lto)
+      PtxForLto.insert(P);
   }
   return R;
 }

@@ -39,6 +39,7 @@ int cuhipInfoMain(int argc, char **argv) {
                         "libcublas.so.13", "libcublas.so.12",
                         "libcublasLt.so.13", "libcublasLt.so.12",
                         "libcufft.so.12", "libcufft.so.11",
+                        "libnvJitLink.so.13",
                         "libcuhip-core.so"}) {
     struct stat St;
     std::printf("  %-18s %s\n", L,

@@ -346,8 +346,19 @@ static void linearAndPitched() {
     EXPECT(out[k] == host[k]);
   EXPECT(out[n] == 0);
   CHECK(cudaDestroyTextureObject(t));
-  // A linear resource outside any allocation is refused.
+  // A linear resource that declares more than its allocation holds is
+  // accepted, as CUDA accepts it (convolutionFFT2D does this); it ends
+  // with the allocation, so the fetch past it reads the border.
   res.res.linear.sizeInBytes = sizeof(host) + 4096;
+  CHECK(cudaCreateTextureObject(&t, &res, &td, nullptr));
+  fetchLinear<<<1, n + 1>>>(t, dOut, n);
+  CHECK(cudaMemcpy(out, dOut, sizeof(out), cudaMemcpyDeviceToHost));
+  EXPECT(out[n - 1] == host[n - 1]);
+  EXPECT(out[n] == 0);
+  CHECK(cudaDestroyTextureObject(t));
+  // One that starts outside any allocation is refused.
+  res.res.linear.devPtr = host;
+  res.res.linear.sizeInBytes = sizeof(host);
   EXPECT_ERR(cudaCreateTextureObject(&t, &res, &td, nullptr),
              cudaErrorInvalidValue);
 

@@ -5,7 +5,7 @@
  * the CUDA runtime and driver sonames (libcudart.so.12/.13, libcuda.so.1 and
  * their unversioned names) and the cuBLAS ones (libcublas.so.12/.13,
  * libcublasLt.so.12/.13 and theirs), the cuFFT ones (libcufft.so.11/.12 and
- * theirs) and NVRTC's (libnvrtc.so.12/.13, asked
+ * theirs), nvJitLink's (libnvJitLink.so.13 and its own) and NVRTC's (libnvrtc.so.12/.13, asked
  * for by name only: cuhip's NVRTC bridge opens NVIDIA's by full path) with
  * cuhip's copies, which lie in the
  * directory this module was loaded from. LD_LIBRARY_PATH alone does not suffice: a
@@ -45,6 +45,8 @@ static const char *const Names[][2] = {{"libcudart.so.13", "libcudart.so.13"},
                                        {"libcufft.so.12", "libcufft.so.12"},
                                        {"libcufft.so.11", "libcufft.so.11"},
                                        {"libcufft.so", "libcufft.so.12"},
+                                       {"libnvJitLink.so.13", "libnvJitLink.so.13"},
+                                       {"libnvJitLink.so", "libnvJitLink.so.13"},
                                        {"libnvrtc.so.13", "libnvrtc.so.13"},
                                        {"libnvrtc.so.12", "libnvrtc.so.12"},
                                        {"libnvrtc.so", "libnvrtc.so.13"}};

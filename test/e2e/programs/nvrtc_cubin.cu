@@ -4,9 +4,7 @@
 // as the cubin. Both spellings of the target option are covered, the PTX of
 // a program stays available, and a program that asks for a virtual target
 // itself still gets NVRTC's own answer to a cubin request.
-#include "Expect.h"
-#include <cuda.h>
-#include <nvrtc.h>
+#include "ExpectNvrtc.h"
 #include <string>
 #include <vector>
 
@@ -17,25 +15,6 @@ extern "C" __global__ void axpy(float a, const float *x, float *y, int n) {
     y[i] = a * x[i] + y[i];
 }
 )";
-
-#define CHECK_NVRTC(call)                                                      \
-  do {                                                                         \
-    nvrtcResult r_ = (call);                                                   \
-    if (r_ != NVRTC_SUCCESS) {                                                 \
-      printf("%s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                   \
-             nvrtcGetErrorString(r_));                                         \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_CU(call)                                                         \
-  do {                                                                         \
-    CUresult r_ = (call);                                                      \
-    if (r_ != CUDA_SUCCESS) {                                                  \
-      printf("%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, int(r_));         \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 // Compiles Source with Options and returns what nvrtcGetCUBIN gives.
 static std::vector<char> compileCubin(std::vector<const char *> Options) {

@@ -5,10 +5,8 @@
 // relocatable PTX and cuhip's nvJitLink links it. Also checks nvJitLink's
 // errors: a missing -arch, a cubin input, an unresolved function. Prints
 // PASS when all hold.
-#include "Expect.h"
-#include <cuda.h>
+#include "ExpectNvrtc.h"
 #include <nvJitLink.h>
-#include <nvrtc.h>
 #include <string>
 #include <vector>
 
@@ -25,29 +23,10 @@ static const char *Helper = R"(
 __device__ float scaled(float x) { return 3.0f * x; }
 )";
 
-#define CHECK_NVRTC(call)                                                      \
-  do {                                                                         \
-    nvrtcResult r_ = (call);                                                   \
-    if (r_ != NVRTC_SUCCESS) {                                                 \
-      printf("%s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                   \
-             nvrtcGetErrorString(r_));                                         \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-
 #define CHECK_LINK(call)                                                       \
   do {                                                                         \
     nvJitLinkResult r_ = (call);                                               \
     if (r_ != NVJITLINK_SUCCESS) {                                             \
-      printf("%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)r_);        \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_CU(call)                                                         \
-  do {                                                                         \
-    CUresult r_ = (call);                                                      \
-    if (r_ != CUDA_SUCCESS) {                                                  \
       printf("%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)r_);        \
       ++failures;                                                              \
     }                                                                          \

@@ -18,40 +18,59 @@
 #include "CufftTypes.h"
 #include "Transform.h"
 
-#include "HostJob.h"
+#include "cuhip/runtime/HostJob.h"
 #include "cuhip/runtime/Log.h"
 #include "cuhip/runtime/Runtime.h"
 
-#include <cstdlib>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <string>
 
 #define CUFFT_EXPORT extern "C" __attribute__((visibility("default")))
 
 using cuhip::fft::Elem;
 using cuhip::fft::Kind;
 using cuhip::fft::Layout;
+using cuhip::fft::PlanError;
 using cuhip::fft::Transform;
 using cuhip::fft::TransformDesc;
 namespace rt = cuhip::rt;
 
 namespace {
 
+/// A handle's state: its transform once made (the exec calls check their
+/// types against it), its stream and its properties. Work areas are not
+/// kept: the transforms use none.
 struct Plan {
   std::shared_ptr<const Transform> T;
-  bool Xt = false;          // made by cufftXtMakePlanMany
-  cufftType Type = CUFFT_C2C; // the legacy type (plans not made by Xt)
   cudaStream_t Stream = nullptr;
-  void *WorkArea = nullptr;
-  int AutoAllocate = 1;
   std::map<int, long long> Properties;
 };
 
 std::mutex Lock;
 std::map<cufftHandle, Plan> Plans;
 cufftHandle NextHandle = 1;
+
+cufftResult refuse(cufftResult R, const char *Fn, const std::string &Why);
+
+/// Runs Use(plan) under the lock, or answers CUFFT_INVALID_PLAN (naming Fn)
+/// for a handle that is no plan.
+template <typename UseFn>
+cufftResult withPlan(const char *Fn, cufftHandle Handle, UseFn Use) {
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Plans.find(Handle);
+  if (It == Plans.end())
+    return refuse(CUFFT_INVALID_PLAN, Fn,
+                  "handle " + std::to_string(Handle) + " is not a plan");
+  return Use(It->second);
+}
+
+/// CUFFT_INVALID_PLAN for a handle that is no plan.
+cufftResult checkHandle(const char *Fn, cufftHandle Handle) {
+  return withPlan(Fn, Handle, [](Plan &) { return CUFFT_SUCCESS; });
+}
 
 cufftResult refuse(cufftResult R, const char *Fn, const std::string &Why) {
   if (R == CUFFT_NOT_SUPPORTED)
@@ -134,59 +153,49 @@ cufftResult describe(const char *Fn, int Rank, const I *N, const I *InEmbed,
 /// Plans D; the error names Fn.
 cufftResult planTransform(const char *Fn, const TransformDesc &D,
                           std::shared_ptr<const Transform> &Out) {
-  std::string Error;
+  PlanError Error;
   std::unique_ptr<Transform> T;
   try {
     T = Transform::create(D, Error);
   } catch (const std::bad_alloc &) {
     return refuse(CUFFT_ALLOC_FAILED, Fn, "out of host memory planning it");
   }
-  if (!T) {
-    bool TypeError = Error.find("do not fit") != std::string::npos;
-    bool SizeError = Error.find("size") != std::string::npos ||
-                     Error.find("elements") != std::string::npos ||
-                     Error.find("rank") != std::string::npos ||
-                     Error.find("batch") != std::string::npos;
-    return refuse(TypeError   ? CUFFT_INVALID_TYPE
-                  : SizeError ? CUFFT_INVALID_SIZE
-                              : CUFFT_INVALID_VALUE,
-                  Fn, Error);
-  }
+  if (!T)
+    return refuse(Error.K == PlanError::Type   ? CUFFT_INVALID_TYPE
+                  : Error.K == PlanError::Size ? CUFFT_INVALID_SIZE
+                                                           : CUFFT_INVALID_VALUE,
+                  Fn, Error.Message);
   Out = std::move(T);
   return CUFFT_SUCCESS;
 }
 
 /// Makes Handle's plan from D (checked already by describe).
 cufftResult makePlan(const char *Fn, cufftHandle Handle, TransformDesc &D,
-                     bool Xt, cufftType Type, size_t *WorkSize) {
+                     size_t *WorkSize) {
   if (onHip())
     return refuseOnHip(Fn);
-  {
-    std::lock_guard<std::mutex> G(Lock);
-    auto It = Plans.find(Handle);
-    if (It == Plans.end())
-      return refuse(CUFFT_INVALID_PLAN, Fn,
-                    "handle " + std::to_string(Handle) +
-                        " is not one cufftCreate gave");
-    if (It->second.T)
+  auto Unmade = [&](Plan &P) {
+    if (P.T)
       return refuse(CUFFT_INVALID_PLAN, Fn,
                     "plan " + std::to_string(Handle) +
                         " is made already; cufftDestroy it and create another");
-  }
+    return CUFFT_SUCCESS;
+  };
+  if (cufftResult R = withPlan(Fn, Handle, Unmade))
+    return R;
+  // Planned outside the lock: large plans take a while.
   std::shared_ptr<const Transform> T;
   if (cufftResult R = planTransform(Fn, D, T))
     return R;
-  std::lock_guard<std::mutex> G(Lock);
-  auto It = Plans.find(Handle);
-  if (It == Plans.end())
-    return refuse(CUFFT_INVALID_PLAN, Fn, "the plan was destroyed meanwhile");
-  It->second.T = std::move(T);
-  It->second.Xt = Xt;
-  It->second.Type = Type;
-  // The transforms need no device work area: they run on the host.
-  if (WorkSize)
-    *WorkSize = 0;
-  return CUFFT_SUCCESS;
+  return withPlan(Fn, Handle, [&](Plan &P) {
+    if (cufftResult R = Unmade(P))
+      return R;
+    P.T = std::move(T);
+    // The transforms need no device work area: they run on the host.
+    if (WorkSize)
+      *WorkSize = 0;
+    return CUFFT_SUCCESS;
+  });
 }
 
 template <typename I>
@@ -201,7 +210,7 @@ cufftResult makeMany(const char *Fn, cufftHandle Handle, int Rank, const I *N,
   if (cufftResult R = describe<I>(Fn, Rank, N, InEmbed, IStride, IDist,
                                   OnEmbed, OStride, ODist, Batch, D))
     return R;
-  return makePlan(Fn, Handle, D, false, Type, WorkSize);
+  return makePlan(Fn, Handle, D, WorkSize);
 }
 
 /// The checks a plan call makes, without making the plan (GetSize,
@@ -257,13 +266,10 @@ cufftResult createAndMake(const char *Fn, cufftHandle *Handle, MakeFn Make) {
   return CUFFT_SUCCESS;
 }
 
+/// The CPU backend's threads, or fewer if the plan's
+/// NVFFT_PLAN_PROPERTY_INT64_MAX_NUM_HOST_THREADS says so.
 unsigned hostThreads(const Plan &P) {
-  unsigned N = std::thread::hardware_concurrency();
-  if (const char *E = std::getenv("CUHIP_CPU_THREADS")) {
-    int V = std::atoi(E);
-    if (V >= 1 && V <= 1024)
-      N = unsigned(V);
-  }
+  unsigned N = rt::Runtime::get().cpuThreads();
   auto It = P.Properties.find(NVFFT_PLAN_PROPERTY_INT64_MAX_NUM_HOST_THREADS);
   if (It != P.Properties.end() && It->second >= 1 && It->second < N)
     N = unsigned(It->second);
@@ -281,25 +287,25 @@ struct ExecJob {
 
 void runExecJob(void *Data) {
   auto *J = static_cast<ExecJob *>(Data);
-  J->T->execute(J->In, J->Out, J->Sign, J->Threads);
+  // A host function cannot return an error: the stream goes on, and the
+  // log says the output was not (fully) written.
+  try {
+    J->T->execute(J->In, J->Out, J->Sign, J->Threads);
+  } catch (const std::exception &E) {
+    CUHIP_ERROR("cufftExec: the transform failed (%s); its output is not "
+                "written",
+                E.what());
+  }
   if (J->OneShot)
     delete J;
 }
 
-/// Is [P, P + Bytes) inside the allocation P falls in? Memory that is no
-/// allocation (host memory, which the CPU backend's device reads) passes.
-bool withinAllocation(const void *P, uint64_t Bytes, std::string &Why) {
-  void *Base;
-  size_t Size;
-  if (rt::Runtime::get().allocationRange(P, &Base, &Size) != rt::cudaSuccess)
-    return true;
-  uint64_t Offset = uint64_t(static_cast<const char *>(P) -
-                             static_cast<const char *>(Base));
-  if (Offset + Bytes <= Size)
-    return true;
-  Why = std::to_string(Bytes) + " bytes from " + std::to_string(Offset) +
-        " bytes into an allocation of " + std::to_string(Size) + " bytes";
-  return false;
+/// Does [P, P + Bytes) stay inside the device memory P points into? Memory
+/// that is not device memory (host memory, which the CPU backend's device
+/// reads) passes.
+bool fitsDeviceMemory(const void *P, uint64_t Bytes) {
+  rt::Runtime &R = rt::Runtime::get();
+  return !R.isDeviceRange(P, 1) || R.isDeviceRange(P, Bytes);
 }
 
 /// What every exec call shares. Want is the kind the call is for (the
@@ -313,16 +319,16 @@ cufftResult exec(const char *Fn, cufftHandle Handle, const void *In,
   std::shared_ptr<const Transform> T;
   cudaStream_t Stream;
   unsigned Threads;
-  {
-    std::lock_guard<std::mutex> G(Lock);
-    auto It = Plans.find(Handle);
-    if (It == Plans.end() || !It->second.T)
-      return refuse(CUFFT_INVALID_PLAN, Fn,
-                    "handle " + std::to_string(Handle) + " is not a made plan");
-    T = It->second.T;
-    Stream = It->second.Stream;
-    Threads = hostThreads(It->second);
-  }
+  if (cufftResult R = withPlan(Fn, Handle, [&](Plan &P) {
+        if (!P.T)
+          return refuse(CUFFT_INVALID_PLAN, Fn,
+                        "plan " + std::to_string(Handle) + " is not made");
+        T = P.T;
+        Stream = P.Stream;
+        Threads = hostThreads(P);
+        return CUFFT_SUCCESS;
+      }))
+    return R;
   const TransformDesc &D = T->desc();
   if ((Want && *Want != D.K) || (WantIn && *WantIn != D.In))
     return refuse(CUFFT_INVALID_VALUE, Fn,
@@ -336,28 +342,27 @@ cufftResult exec(const char *Fn, cufftHandle Handle, const void *In,
                   "direction " + std::to_string(Direction) +
                       " is neither CUFFT_FORWARD nor CUFFT_INVERSE");
   bool InPlace = In == Out;
-  std::string Why;
-  if (!withinAllocation(In, T->extentBytes(false, InPlace), Why))
-    return refuse(CUFFT_INVALID_VALUE, Fn, "the input needs " + Why);
-  if (!withinAllocation(Out, T->extentBytes(true, InPlace), Why))
-    return refuse(CUFFT_INVALID_VALUE, Fn, "the output needs " + Why);
+  for (bool Output : {false, true}) {
+    uint64_t Bytes = T->extentBytes(Output, InPlace);
+    if (!fitsDeviceMemory(Output ? Out : In, Bytes))
+      return refuse(CUFFT_INVALID_VALUE, Fn,
+                    std::string(Output ? "the output" : "the input") +
+                        " spans " + std::to_string(Bytes) +
+                        " bytes, past the end of the device memory it "
+                        "starts in");
+  }
   auto Job = std::make_unique<ExecJob>();
   Job->T = std::move(T);
   Job->In = In;
   Job->Out = Out;
   Job->Sign = Direction;
   Job->Threads = Threads;
-  int S = cuhip::blas::enqueueHostJob(std::move(Job), runExecJob, Stream);
+  int S = rt::enqueueHostJob(std::move(Job), runExecJob, Stream);
   if (S != rt::cudaSuccess)
     return refuse(CUFFT_EXEC_FAILED, Fn,
                   std::string("the transform could not be put on its stream: ") +
                       rt::statusDescription(rt::Status(S)));
   return CUFFT_SUCCESS;
-}
-
-Plan *findPlan(cufftHandle Handle) {
-  auto It = Plans.find(Handle);
-  return It == Plans.end() ? nullptr : &It->second;
 }
 
 constexpr int VersionMajor = CUHIP_CUFFT_MAJOR;
@@ -486,14 +491,6 @@ CUFFT_EXPORT cufftResult cufftEstimate3d(int Nx, int Ny, int Nz,
                        Type, 1, WorkSize);
 }
 
-static cufftResult checkHandle(const char *Fn, cufftHandle Handle) {
-  std::lock_guard<std::mutex> G(Lock);
-  if (!findPlan(Handle))
-    return refuse(CUFFT_INVALID_PLAN, Fn,
-                  "handle " + std::to_string(Handle) + " is not a plan");
-  return CUFFT_SUCCESS;
-}
-
 CUFFT_EXPORT cufftResult cufftGetSizeMany(cufftHandle Handle, int Rank, int *N,
                                           int *InEmbed, int IStride, int IDist,
                                           int *OnEmbed, int OStride, int ODist,
@@ -548,25 +545,14 @@ CUFFT_EXPORT cufftResult cufftGetSize(cufftHandle Handle, size_t *WorkSize) {
   return CUFFT_SUCCESS;
 }
 
-CUFFT_EXPORT cufftResult cufftSetWorkArea(cufftHandle Handle, void *WorkArea) {
-  std::lock_guard<std::mutex> G(Lock);
-  Plan *P = findPlan(Handle);
-  if (!P)
-    return refuse(CUFFT_INVALID_PLAN, "cufftSetWorkArea",
-                  "handle " + std::to_string(Handle) + " is not a plan");
-  P->WorkArea = WorkArea; // kept for the program; the transforms need none
-  return CUFFT_SUCCESS;
+// The transforms use no device work area: a work area the program gives is
+// not needed, and neither is allocating one.
+CUFFT_EXPORT cufftResult cufftSetWorkArea(cufftHandle Handle, void *) {
+  return checkHandle("cufftSetWorkArea", Handle);
 }
 
-CUFFT_EXPORT cufftResult cufftSetAutoAllocation(cufftHandle Handle,
-                                                int AutoAllocate) {
-  std::lock_guard<std::mutex> G(Lock);
-  Plan *P = findPlan(Handle);
-  if (!P)
-    return refuse(CUFFT_INVALID_PLAN, "cufftSetAutoAllocation",
-                  "handle " + std::to_string(Handle) + " is not a plan");
-  P->AutoAllocate = AutoAllocate;
-  return CUFFT_SUCCESS;
+CUFFT_EXPORT cufftResult cufftSetAutoAllocation(cufftHandle Handle, int) {
+  return checkHandle("cufftSetAutoAllocation", Handle);
 }
 
 CUFFT_EXPORT cufftResult cufftSetStream(cufftHandle Handle,
@@ -574,13 +560,10 @@ CUFFT_EXPORT cufftResult cufftSetStream(cufftHandle Handle,
   if (Stream && !rt::Runtime::get().isStreamHandle(Stream))
     return refuse(CUFFT_INVALID_VALUE, "cufftSetStream",
                   "the stream is not a live stream");
-  std::lock_guard<std::mutex> G(Lock);
-  Plan *P = findPlan(Handle);
-  if (!P)
-    return refuse(CUFFT_INVALID_PLAN, "cufftSetStream",
-                  "handle " + std::to_string(Handle) + " is not a plan");
-  P->Stream = Stream;
-  return CUFFT_SUCCESS;
+  return withPlan("cufftSetStream", Handle, [&](Plan &P) {
+    P.Stream = Stream;
+    return CUFFT_SUCCESS;
+  });
 }
 
 // --- execution ---------------------------------------------------------------
@@ -671,13 +654,10 @@ CUFFT_EXPORT cufftResult cufftSetPlanPropertyInt64(cufftHandle Handle,
   if (Property == NVFFT_PLAN_PROPERTY_INT64_MAX_NUM_HOST_THREADS && Value < 1)
     return refuse(CUFFT_INVALID_VALUE, Fn,
                   "the number of host threads must be at least 1");
-  std::lock_guard<std::mutex> G(Lock);
-  Plan *P = findPlan(Handle);
-  if (!P)
-    return refuse(CUFFT_INVALID_PLAN, Fn,
-                  "handle " + std::to_string(Handle) + " is not a plan");
-  P->Properties[Property] = Value;
-  return CUFFT_SUCCESS;
+  return withPlan(Fn, Handle, [&](Plan &P) {
+    P.Properties[Property] = Value;
+    return CUFFT_SUCCESS;
+  });
 }
 
 CUFFT_EXPORT cufftResult cufftGetPlanPropertyInt64(cufftHandle Handle,
@@ -690,19 +670,16 @@ CUFFT_EXPORT cufftResult cufftGetPlanPropertyInt64(cufftHandle Handle,
                       " is not a cufftProperty");
   if (!Value)
     return refuse(CUFFT_INVALID_VALUE, Fn, "the result pointer is NULL");
-  std::lock_guard<std::mutex> G(Lock);
-  Plan *P = findPlan(Handle);
-  if (!P)
-    return refuse(CUFFT_INVALID_PLAN, Fn,
-                  "handle " + std::to_string(Handle) + " is not a plan");
-  auto It = P->Properties.find(Property);
-  if (It != P->Properties.end())
-    *Value = It->second;
-  else
-    *Value = Property == NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT
-                 ? 0
-                 : (long long)hostThreads(*P);
-  return CUFFT_SUCCESS;
+  return withPlan(Fn, Handle, [&](Plan &P) {
+    auto It = P.Properties.find(Property);
+    if (It != P.Properties.end())
+      *Value = It->second;
+    else
+      *Value = Property == NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT
+                   ? 0
+                   : (long long)hostThreads(P);
+    return CUFFT_SUCCESS;
+  });
 }
 
 CUFFT_EXPORT cufftResult cufftResetPlanProperty(cufftHandle Handle,
@@ -712,13 +689,10 @@ CUFFT_EXPORT cufftResult cufftResetPlanProperty(cufftHandle Handle,
     return refuse(CUFFT_NOT_SUPPORTED, Fn,
                   "property " + std::to_string(int(Property)) +
                       " is not a cufftProperty");
-  std::lock_guard<std::mutex> G(Lock);
-  Plan *P = findPlan(Handle);
-  if (!P)
-    return refuse(CUFFT_INVALID_PLAN, Fn,
-                  "handle " + std::to_string(Handle) + " is not a plan");
-  P->Properties.erase(Property);
-  return CUFFT_SUCCESS;
+  return withPlan(Fn, Handle, [&](Plan &P) {
+    P.Properties.erase(Property);
+    return CUFFT_SUCCESS;
+  });
 }
 
 // --- cufftXt: typed plans on one GPU -----------------------------------------
@@ -766,7 +740,7 @@ CUFFT_EXPORT cufftResult cufftXtMakePlanMany(
                                  OnEmbed, OStride, ODist, OutType, Batch,
                                  ExecType, D))
     return R;
-  return makePlan(Fn, Handle, D, true, CUFFT_C2C, WorkSize);
+  return makePlan(Fn, Handle, D, WorkSize);
 }
 
 CUFFT_EXPORT cufftResult cufftXtGetSizeMany(
@@ -842,45 +816,29 @@ static cufftResult multiGpuOnly(const char *Fn) {
                 "are not provided");
 }
 
-CUFFT_EXPORT cufftResult cufftXtMalloc(cufftHandle, cudaLibXtDesc **,
-                                       cufftXtSubFormat) {
-  return multiGpuOnly("cufftXtMalloc");
-}
-CUFFT_EXPORT cufftResult cufftXtMemcpy(cufftHandle, void *, void *,
-                                       cufftXtCopyType) {
-  return multiGpuOnly("cufftXtMemcpy");
-}
-CUFFT_EXPORT cufftResult cufftXtFree(cudaLibXtDesc *) {
-  return multiGpuOnly("cufftXtFree");
-}
-CUFFT_EXPORT cufftResult cufftXtExecDescriptor(cufftHandle, cudaLibXtDesc *,
-                                               cudaLibXtDesc *, int) {
-  return multiGpuOnly("cufftXtExecDescriptor");
-}
-CUFFT_EXPORT cufftResult cufftXtExecDescriptorC2C(cufftHandle, cudaLibXtDesc *,
-                                                  cudaLibXtDesc *, int) {
-  return multiGpuOnly("cufftXtExecDescriptorC2C");
-}
-CUFFT_EXPORT cufftResult cufftXtExecDescriptorZ2Z(cufftHandle, cudaLibXtDesc *,
-                                                  cudaLibXtDesc *, int) {
-  return multiGpuOnly("cufftXtExecDescriptorZ2Z");
-}
-CUFFT_EXPORT cufftResult cufftXtExecDescriptorR2C(cufftHandle, cudaLibXtDesc *,
-                                                  cudaLibXtDesc *) {
-  return multiGpuOnly("cufftXtExecDescriptorR2C");
-}
-CUFFT_EXPORT cufftResult cufftXtExecDescriptorD2Z(cufftHandle, cudaLibXtDesc *,
-                                                  cudaLibXtDesc *) {
-  return multiGpuOnly("cufftXtExecDescriptorD2Z");
-}
-CUFFT_EXPORT cufftResult cufftXtExecDescriptorC2R(cufftHandle, cudaLibXtDesc *,
-                                                  cudaLibXtDesc *) {
-  return multiGpuOnly("cufftXtExecDescriptorC2R");
-}
-CUFFT_EXPORT cufftResult cufftXtExecDescriptorZ2D(cufftHandle, cudaLibXtDesc *,
-                                                  cudaLibXtDesc *) {
-  return multiGpuOnly("cufftXtExecDescriptorZ2D");
-}
+// Each answers CUFFT_NOT_SUPPORTED, whatever its arguments.
+#define CUFFT_MULTI_GPU_ONLY(Name, ...)                                        \
+  CUFFT_EXPORT cufftResult Name(__VA_ARGS__) { return multiGpuOnly(#Name); }
+CUFFT_MULTI_GPU_ONLY(cufftXtMalloc, cufftHandle, cudaLibXtDesc **,
+                     cufftXtSubFormat)
+CUFFT_MULTI_GPU_ONLY(cufftXtMemcpy, cufftHandle, void *, void *,
+                     cufftXtCopyType)
+CUFFT_MULTI_GPU_ONLY(cufftXtFree, cudaLibXtDesc *)
+CUFFT_MULTI_GPU_ONLY(cufftXtExecDescriptor, cufftHandle, cudaLibXtDesc *,
+                     cudaLibXtDesc *, int)
+CUFFT_MULTI_GPU_ONLY(cufftXtExecDescriptorC2C, cufftHandle, cudaLibXtDesc *,
+                     cudaLibXtDesc *, int)
+CUFFT_MULTI_GPU_ONLY(cufftXtExecDescriptorZ2Z, cufftHandle, cudaLibXtDesc *,
+                     cudaLibXtDesc *, int)
+CUFFT_MULTI_GPU_ONLY(cufftXtExecDescriptorR2C, cufftHandle, cudaLibXtDesc *,
+                     cudaLibXtDesc *)
+CUFFT_MULTI_GPU_ONLY(cufftXtExecDescriptorD2Z, cufftHandle, cudaLibXtDesc *,
+                     cudaLibXtDesc *)
+CUFFT_MULTI_GPU_ONLY(cufftXtExecDescriptorC2R, cufftHandle, cudaLibXtDesc *,
+                     cudaLibXtDesc *)
+CUFFT_MULTI_GPU_ONLY(cufftXtExecDescriptorZ2D, cufftHandle, cudaLibXtDesc *,
+                     cudaLibXtDesc *)
+#undef CUFFT_MULTI_GPU_ONLY
 CUFFT_EXPORT cufftResult cufftXtQueryPlan(cufftHandle Handle, void *,
                                           cufftXtQueryType) {
   if (cufftResult R = checkHandle("cufftXtQueryPlan", Handle))

@@ -1,11 +1,14 @@
 //===- CufftTypes.h - The C types of cuFFT's API, as its headers define them ===//
 //
 // libcufft is compiled without NVIDIA's headers: these are the types and
-// enumerator values of cufft.h, cufftXt.h and library_types.h that the
-// exported functions take, written from the public API.
+// enumerator values of cufft.h and cufftXt.h that the exported functions
+// take, written from the public API (library_types.h's are the runtime's
+// LibraryTypes.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "cuhip/runtime/LibraryTypes.h"
 
 #include <cstddef>
 
@@ -60,24 +63,6 @@ typedef enum cufftProperty_t {
   NVFFT_PLAN_PROPERTY_INT64_MAX_NUM_HOST_THREADS = 0x2
 } cufftProperty;
 
-typedef enum cudaDataType_t {
-  CUDA_R_32F = 0,
-  CUDA_R_64F = 1,
-  CUDA_R_16F = 2,
-  CUDA_C_32F = 4,
-  CUDA_C_64F = 5,
-  CUDA_C_16F = 6,
-  CUDA_R_16BF = 14,
-  CUDA_C_16BF = 15
-} cudaDataType;
-
-typedef enum libraryPropertyType_t {
-  MAJOR_VERSION,
-  MINOR_VERSION,
-  PATCH_LEVEL
-} libraryPropertyType;
-
-typedef struct CUstream_st *cudaStream_t;
 typedef struct cudaLibXtDesc_t cudaLibXtDesc;
 
 typedef enum cufftXtSubFormat_t {

@@ -171,7 +171,7 @@ Dft::Dft(size_t Len) : N(Len) {
   for (size_t K = 1; K < N; ++K)
     Kernel[K] = Kernel[M - K] = std::conj(ChirpD[K]);
   ChirpSpecD.resize(M);
-  Sub->forward<double>(Kernel.data(), ChirpSpecD.data(), nullptr);
+  Sub->run<double>(Kernel.data(), ChirpSpecD.data(), nullptr, -1);
   ChirpF.assign(ChirpD.begin(), ChirpD.end());
   ChirpSpecF.assign(ChirpSpecD.begin(), ChirpSpecD.end());
 }
@@ -197,12 +197,6 @@ template <> const std::complex<float> *Dft::chirpSpectrum<float>() const {
 }
 template <> const std::complex<double> *Dft::chirpSpectrum<double>() const {
   return ChirpSpecD.data();
-}
-
-template <typename T>
-void Dft::forward(const std::complex<T> *In, std::complex<T> *Out,
-                  std::complex<T> *Scratch) const {
-  run<T>(In, Out, Scratch, -1);
 }
 
 template <typename T>

@@ -42,9 +42,6 @@ public:
   const std::vector<unsigned> &radices() const { return Radices; }
 
 private:
-  template <typename T>
-  void forward(const std::complex<T> *In, std::complex<T> *Out,
-               std::complex<T> *Scratch) const;
   template <typename T> const std::complex<T> *twiddles() const;
   template <typename T> const std::complex<T> *chirp() const;
   template <typename T> const std::complex<T> *chirpSpectrum() const;

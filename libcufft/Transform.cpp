@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Transform.h"
 
-#include "Gemm.h"
+#include "cuhip/runtime/HalfFloat.h"
 
 #include <algorithm>
 #include <cstring>
@@ -100,22 +100,22 @@ inline std::complex<T> loadAt(Elem E, const char *P, int64_t I) {
   case Elem::R16F: {
     uint16_t H;
     std::memcpy(&H, P + 2 * I, 2);
-    return {T(blas::halfToFloat(H)), T(0)};
+    return {T(halfToFloat(H)), T(0)};
   }
   case Elem::C16F: {
     uint16_t H[2];
     std::memcpy(H, P + 4 * I, 4);
-    return {T(blas::halfToFloat(H[0])), T(blas::halfToFloat(H[1]))};
+    return {T(halfToFloat(H[0])), T(halfToFloat(H[1]))};
   }
   case Elem::R16BF: {
     uint16_t H;
     std::memcpy(&H, P + 2 * I, 2);
-    return {T(blas::bf16ToFloat(H)), T(0)};
+    return {T(bf16ToFloat(H)), T(0)};
   }
   case Elem::C16BF: {
     uint16_t H[2];
     std::memcpy(H, P + 4 * I, 4);
-    return {T(blas::bf16ToFloat(H[0])), T(blas::bf16ToFloat(H[1]))};
+    return {T(bf16ToFloat(H[0])), T(bf16ToFloat(H[1]))};
   }
   case Elem::R32F: {
     float F;
@@ -145,24 +145,24 @@ template <typename T>
 inline void storeAt(Elem E, char *P, int64_t I, const std::complex<T> &V) {
   switch (E) {
   case Elem::R16F: {
-    uint16_t H = blas::floatToHalf(float(V.real()));
+    uint16_t H = floatToHalf(float(V.real()));
     std::memcpy(P + 2 * I, &H, 2);
     return;
   }
   case Elem::C16F: {
-    uint16_t H[2] = {blas::floatToHalf(float(V.real())),
-                     blas::floatToHalf(float(V.imag()))};
+    uint16_t H[2] = {floatToHalf(float(V.real())),
+                     floatToHalf(float(V.imag()))};
     std::memcpy(P + 4 * I, H, 4);
     return;
   }
   case Elem::R16BF: {
-    uint16_t H = blas::floatToBf16(float(V.real()));
+    uint16_t H = floatToBf16(float(V.real()));
     std::memcpy(P + 2 * I, &H, 2);
     return;
   }
   case Elem::C16BF: {
-    uint16_t H[2] = {blas::floatToBf16(float(V.real())),
-                     blas::floatToBf16(float(V.imag()))};
+    uint16_t H[2] = {floatToBf16(float(V.real())),
+                     floatToBf16(float(V.imag()))};
     std::memcpy(P + 4 * I, H, 4);
     return;
   }
@@ -207,8 +207,7 @@ template <typename F> void parallelFor(int64_t Count, unsigned Threads, F Fn) {
 }
 
 /// The offset, in elements, of the last element of a side from its first.
-int64_t lastOffset(const Dims3 &Shape, const Layout &L, size_t Rank) {
-  (void)Rank;
+int64_t lastOffset(const Dims3 &Shape, const Layout &L) {
   Dims3 E(L.Embed); // E.D[0] (or the outermost embedding) is not used
   int64_t Off =
       ((Shape.D[0] - 1) * E.D[1] + (Shape.D[1] - 1)) * E.D[2] + Shape.D[2] - 1;
@@ -220,25 +219,27 @@ int64_t lastOffset(const Dims3 &Shape, const Layout &L, size_t Rank) {
 Transform::Transform(const TransformDesc &D) : Desc(D) {}
 
 std::unique_ptr<Transform> Transform::create(const TransformDesc &D,
-                                             std::string &Error) {
+                                             PlanError &Error) {
   size_t Rank = D.N.size();
   if (Rank < 1 || Rank > 3) {
-    Error = "rank " + std::to_string(Rank) + " is not 1, 2 or 3";
+    Error = {PlanError::Size, "rank " + std::to_string(Rank) + " is not 1, 2 or 3"};
     return nullptr;
   }
   int64_t Total = 1;
   for (int64_t V : D.N) {
     if (V < 1) {
-      Error = "a transform size of " + std::to_string(V) + " is not positive";
+      Error = {PlanError::Size,
+               "a transform size of " + std::to_string(V) + " is not positive"};
       return nullptr;
     }
     if (__builtin_mul_overflow(Total, V, &Total) || Total > (int64_t(1) << 36)) {
-      Error = "the transform has too many elements";
+      Error = {PlanError::Size, "the transform has too many elements"};
       return nullptr;
     }
   }
   if (D.Batch < 1) {
-    Error = "a batch of " + std::to_string(D.Batch) + " is not positive";
+    Error = {PlanError::Size,
+             "a batch of " + std::to_string(D.Batch) + " is not positive"};
     return nullptr;
   }
   bool InC = elemIsComplex(D.In), OutC = elemIsComplex(D.Out);
@@ -247,12 +248,13 @@ std::unique_ptr<Transform> Transform::create(const TransformDesc &D,
                   : D.K == Kind::R2C ? !InC && OutC
                                      : InC && !OutC);
   if (!TypesOk) {
-    Error = std::string("input ") + elemName(D.In) + " and output " +
-            elemName(D.Out) + " do not fit a " +
-            (D.K == Kind::C2C   ? "complex-to-complex"
-             : D.K == Kind::R2C ? "real-to-complex"
-                                : "complex-to-real") +
-            " transform";
+    Error = {PlanError::Type,
+             std::string("input ") + elemName(D.In) + " and output " +
+                 elemName(D.Out) + " do not fit a " +
+                 (D.K == Kind::C2C   ? "complex-to-complex"
+                  : D.K == Kind::R2C ? "real-to-complex"
+                                     : "complex-to-real") +
+                 " transform"};
     return nullptr;
   }
   std::unique_ptr<Transform> T(new Transform(D));
@@ -261,16 +263,21 @@ std::unique_ptr<Transform> Transform::create(const TransformDesc &D,
       const Layout &L = Output ? D.OutLayout : D.InLayout;
       std::vector<int64_t> S = T->shape(Output);
       if (L.Embed.size() != Rank || L.Stride < 1 || L.Dist < 0) {
-        Error = std::string(Output ? "onembed/ostride/odist" : "inembed/istride/idist") +
-                " do not describe a layout (stride below 1 or distance negative)";
+        Error = {PlanError::Layout,
+                 std::string(Output ? "onembed/ostride/odist"
+                                    : "inembed/istride/idist") +
+                     " do not describe a layout (stride below 1 or distance "
+                     "negative)"};
         return nullptr;
       }
       for (size_t I = 1; I < Rank; ++I)
         if (L.Embed[I] < S[I]) {
-          Error = std::string(Output ? "onembed" : "inembed") + "[" +
-                  std::to_string(I) + "] = " + std::to_string(L.Embed[I]) +
-                  " is smaller than the dimension it embeds (" +
-                  std::to_string(S[I]) + ")";
+          Error = {PlanError::Layout,
+                   std::string(Output ? "onembed" : "inembed") + "[" +
+                       std::to_string(I) + "] = " +
+                       std::to_string(L.Embed[I]) +
+                       " is smaller than the dimension it embeds (" +
+                       std::to_string(S[I]) + ")"};
           return nullptr;
         }
     }
@@ -309,7 +316,7 @@ Layout Transform::layout(bool Output, bool InPlace) const {
 uint64_t Transform::extentBytes(bool Output, bool InPlace) const {
   Layout L = layout(Output, InPlace);
   Dims3 S(shape(Output));
-  int64_t Last = (Desc.Batch - 1) * L.Dist + lastOffset(S, L, Desc.N.size());
+  int64_t Last = (Desc.Batch - 1) * L.Dist + lastOffset(S, L);
   return uint64_t(Last + 1) * elemBytes(Output ? Desc.Out : Desc.In);
 }
 
@@ -347,8 +354,8 @@ void Transform::run(const void *InPtr, void *OutPtr, int Sign,
   bool Overlap = In < Out + OutBytes && Out < In + InBytes;
   std::vector<char> Snapshot;
   if (Overlap && Desc.Batch > 1) {
-    uint64_t OneIn = uint64_t(lastOffset(SI, LI, Rank) + 1) * elemBytes(Desc.In);
-    uint64_t OneOut = uint64_t(lastOffset(SO, LO, Rank) + 1) * elemBytes(Desc.Out);
+    uint64_t OneIn = uint64_t(lastOffset(SI, LI) + 1) * elemBytes(Desc.In);
+    uint64_t OneOut = uint64_t(lastOffset(SO, LO) + 1) * elemBytes(Desc.Out);
     uint64_t DistIn = uint64_t(LI.Dist) * elemBytes(Desc.In);
     uint64_t DistOut = uint64_t(LO.Dist) * elemBytes(Desc.Out);
     bool Separate = InPlace && DistIn == DistOut && OneIn <= DistIn &&

@@ -51,11 +51,19 @@ struct TransformDesc {
   Layout InLayout, OutLayout;
 };
 
+/// Why a description is not a transform: a size (rank, dimension, batch,
+/// element count), the element types, or a layout.
+struct PlanError {
+  enum Kind { Size, Type, Layout } K = Size;
+  std::string Message;
+};
+
 class Transform {
 public:
-  /// Checks Desc and plans it; an empty Error means success.
+  /// Checks Desc and plans it; null, with Error filled, if it is not a
+  /// transform.
   static std::unique_ptr<Transform> create(const TransformDesc &Desc,
-                                           std::string &Error);
+                                           PlanError &Error);
 
   const TransformDesc &desc() const { return Desc; }
 

@@ -1,46 +1,19 @@
 //===- CublasCommonTypes.h - Types cuBLAS and cuBLASLt both declare -------===//
 //
-// The parts of cublas_api.h and library_types.h that both cublas_v2.h and
-// cublasLt.h use (status, data types, operations, pointer modes, compute
-// types), written down once as facts of the public API so that libcublas and
+// The parts of cublas_api.h that both cublas_v2.h and cublasLt.h use
+// (status, operations, pointer modes, compute types; library_types.h's
+// data types are the runtime's LibraryTypes.h), written down once as facts of the public API so that libcublas and
 // libcublasLt build without a CUDA toolkit and cannot disagree on a number.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "cuhip/runtime/LibraryTypes.h"
+
 #include <cstddef>
 #include <cstdint>
 
 extern "C" {
-
-typedef struct CUstream_st *cudaStream_t;
-
-typedef enum cudaDataType_t {
-  CUDA_R_16F = 2,
-  CUDA_C_16F = 6,
-  CUDA_R_16BF = 14,
-  CUDA_C_16BF = 15,
-  CUDA_R_32F = 0,
-  CUDA_C_32F = 4,
-  CUDA_R_64F = 1,
-  CUDA_C_64F = 5,
-  CUDA_R_8I = 3,
-  CUDA_C_8I = 7,
-  CUDA_R_8U = 8,
-  CUDA_C_8U = 9,
-  CUDA_R_32I = 10,
-  CUDA_C_32I = 11,
-  CUDA_R_8F_E4M3 = 28,
-  CUDA_R_8F_E5M2 = 29,
-} cudaDataType;
-typedef enum cudaDataType_t cudaDataType_t;
-
-typedef enum libraryPropertyType_t {
-  MAJOR_VERSION,
-  MINOR_VERSION,
-  PATCH_LEVEL
-} libraryPropertyType;
-typedef enum libraryPropertyType_t libraryPropertyType_t;
 
 typedef enum {
   CUBLAS_STATUS_SUCCESS = 0,

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "cuhip/runtime/HalfFloat.h"
+
 #include <cstdint>
 
 namespace cuhip::blas {
@@ -153,15 +155,11 @@ void reset();
 
 // --- element conversions (round to nearest even) ------------------------------
 
-float halfToFloat(uint16_t H);
-uint16_t floatToHalf(float F);
-inline float bf16ToFloat(uint16_t B) {
-  uint32_t U = static_cast<uint32_t>(B) << 16;
-  float F;
-  __builtin_memcpy(&F, &U, 4);
-  return F;
-}
-uint16_t floatToBf16(float F);
+// The runtime's (cuhip/runtime/HalfFloat.h), under the engine's names.
+using cuhip::bf16ToFloat;
+using cuhip::floatToBf16;
+using cuhip::floatToHalf;
+using cuhip::halfToFloat;
 /// Size in bytes of one element; 0 for a type the engine does not know.
 unsigned dtypeSize(DType T);
 

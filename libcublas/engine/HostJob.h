@@ -1,42 +1,20 @@
 //===- HostJob.h - Engine work as host functions on a stream --------------===//
 //
 // On the CPU backend the engine's operations run as host functions on the
-// caller's stream (Runtime::streamAddHostFunc), so they keep the stream's
-// order with kernels and copies. Not installed: the engine's own files
-// include it.
+// caller's stream (cuhip/runtime/HostJob.h). Not installed: the engine's
+// own files include it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "cuhip/runtime/Graph.h"
-#include "cuhip/runtime/Runtime.h"
+#include "cuhip/runtime/HostJob.h"
 
 #include <cstring>
 #include <memory>
 
 namespace cuhip::blas {
 
-/// Enqueues Fn(Job) on Stream. JobT has a `bool OneShot` that Fn reads to
-/// decide whether to delete the job after running it. A stream being
-/// captured keeps the job in the graph, which may launch it any number of
-/// times and does not say when it is destroyed: such jobs live for the rest
-/// of the process (OneShot false).
-template <typename JobT>
-int enqueueHostJob(std::unique_ptr<JobT> Job, void (*Fn)(void *),
-                   void *Stream) {
-  rt::CaptureStatus Capturing = rt::CaptureStatus::None;
-  if (rt::capture::anyActive() &&
-      rt::streamIsCapturing(Stream, &Capturing) == rt::cudaSuccess &&
-      Capturing != rt::CaptureStatus::None)
-    Job->OneShot = false;
-  bool OneShot = Job->OneShot;
-  JobT *Raw = Job.release();
-  int S = rt::Runtime::get().streamAddHostFunc(Stream, Fn, Raw);
-  // A failed enqueue never ran the job; a one-shot job that ran freed itself.
-  if (S != rt::cudaSuccess && OneShot)
-    delete Raw;
-  return S;
-}
+using rt::enqueueHostJob;
 
 /// gemm and gemv on a stream: Forward (rocBLAS) on the HIP backend; on the
 /// CPU a host job running Run over its own copy of Desc and, when they are in

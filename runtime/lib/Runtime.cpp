@@ -2568,6 +2568,8 @@ Status Runtime::streamAddHostFunc(void *Stream, void (*Fn)(void *),
 
 bool Runtime::onHipBackend() { return P->hip() != nullptr; }
 
+unsigned Runtime::cpuThreads() { return P->backend().workers(); }
+
 Status Runtime::nativeStream(void *Stream, void **HipStream) {
   if (!HipStream)
     return cudaErrorInvalidValue;

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Dft.h"
-#include "Gemm.h"
+#include "cuhip/runtime/HalfFloat.h"
 #include "Transform.h"
 
 #include <gtest/gtest.h>
@@ -173,9 +173,9 @@ TEST(Transform, ComplexToComplexBatchedAdvancedLayout) {
   D.Advanced = true;
   D.InLayout = {{6, 12}, 2, 200};
   D.OutLayout = {{6, 10}, 1, 60};
-  std::string Error;
+  PlanError Error;
   auto T = Transform::create(D, Error);
-  ASSERT_TRUE(T) << Error;
+  ASSERT_TRUE(T) << Error.Message;
   EXPECT_EQ(T->extentBytes(false, false),
             uint64_t(2 * 200 + (5 * 12 + 9) * 2 + 1) * 16);
   std::vector<std::complex<double>> In(600, {99, 99}), Out(180);
@@ -207,15 +207,15 @@ TEST(Transform, RealToComplexAndBackEveryRank) {
     F.Batch = 2;
     F.In = Elem::R32F;
     F.Out = Elem::C32F;
-    std::string Error;
+    PlanError Error;
     auto Fwd = Transform::create(F, Error);
-    ASSERT_TRUE(Fwd) << Error;
+    ASSERT_TRUE(Fwd) << Error.Message;
     TransformDesc I = F;
     I.K = Kind::C2R;
     I.In = Elem::C32F;
     I.Out = Elem::R32F;
     auto Inv = Transform::create(I, Error);
-    ASSERT_TRUE(Inv) << Error;
+    ASSERT_TRUE(Inv) << Error.Message;
 
     std::vector<float> Real(2 * Total);
     std::mt19937 Gen{static_cast<unsigned>(Total)};
@@ -256,9 +256,9 @@ TEST(Transform, ComplexToRealIgnoresTheImaginaryPartsItMust) {
   D.N = {8};
   D.In = Elem::C64F;
   D.Out = Elem::R64F;
-  std::string Error;
+  PlanError Error;
   auto T = Transform::create(D, Error);
-  ASSERT_TRUE(T) << Error;
+  ASSERT_TRUE(T) << Error.Message;
   std::vector<std::complex<double>> X = {{1, 0}, {2, 1}, {0, -1}, {3, 2}, {-1, 0}};
   std::vector<double> A(8), B(8);
   T->execute(X.data(), A.data(), +1, 1);
@@ -284,9 +284,9 @@ TEST(Transform, InPlaceBasicLayoutPadsRealRows) {
   D.N = {3, 6};
   D.In = Elem::R32F;
   D.Out = Elem::C32F;
-  std::string Error;
+  PlanError Error;
   auto T = Transform::create(D, Error);
-  ASSERT_TRUE(T) << Error;
+  ASSERT_TRUE(T) << Error.Message;
   EXPECT_EQ(T->layout(false, true).Embed, (std::vector<int64_t>{3, 8}));
   EXPECT_EQ(T->layout(false, false).Embed, (std::vector<int64_t>{3, 6}));
   std::vector<float> Buf(3 * 8, -100); // padding poisoned
@@ -316,9 +316,9 @@ TEST(Transform, OverlappingBatchesReadTheOriginalInput) {
   D.Advanced = true;
   D.InLayout = {{4}, 1, 4};
   D.OutLayout = {{4}, 1, 5};
-  std::string Error;
+  PlanError Error;
   auto T = Transform::create(D, Error);
-  ASSERT_TRUE(T) << Error;
+  ASSERT_TRUE(T) << Error.Message;
   std::vector<std::complex<double>> Buf(15);
   for (int I = 0; I < 12; ++I)
     Buf[I] = {double(I), double(-I)};
@@ -341,51 +341,58 @@ TEST(Transform, HalfAndBfloat16Elements) {
     D.K = Kind::C2C;
     D.N = {16};
     D.In = D.Out = E;
-    std::string Error;
+    PlanError Error;
     auto T = Transform::create(D, Error);
-    ASSERT_TRUE(T) << Error;
+    ASSERT_TRUE(T) << Error.Message;
     // Small integers are exact in both formats; so is their sum at k = 0.
     std::vector<uint16_t> In(32), Out(32);
     for (int I = 0; I < 16; ++I) {
       float V = float(I % 5);
-      In[2 * I] = E == Elem::C16F ? cuhip::blas::floatToHalf(V)
-                                  : cuhip::blas::floatToBf16(V);
+      In[2 * I] = E == Elem::C16F ? cuhip::floatToHalf(V)
+                                  : cuhip::floatToBf16(V);
       In[2 * I + 1] = 0;
     }
     T->execute(In.data(), Out.data(), -1, 1);
-    float Dc = E == Elem::C16F ? cuhip::blas::halfToFloat(Out[0])
-                               : cuhip::blas::bf16ToFloat(Out[0]);
+    float Dc = E == Elem::C16F ? cuhip::halfToFloat(Out[0])
+                               : cuhip::bf16ToFloat(Out[0]);
     EXPECT_EQ(Dc, 30.0f) << elemName(E);
   }
 }
 
 TEST(Transform, RefusesWhatIsNotATransform) {
-  std::string Error;
+  PlanError Error;
   TransformDesc D;
   D.N = {};
   EXPECT_FALSE(Transform::create(D, Error));
-  EXPECT_NE(Error.find("rank"), std::string::npos) << Error;
+  EXPECT_EQ(Error.K, PlanError::Size);
+  EXPECT_NE(Error.Message.find("rank"), std::string::npos) << Error.Message;
   D.N = {4, 0};
   EXPECT_FALSE(Transform::create(D, Error));
-  EXPECT_NE(Error.find("not positive"), std::string::npos) << Error;
+  EXPECT_EQ(Error.K, PlanError::Size);
+  EXPECT_NE(Error.Message.find("not positive"), std::string::npos) << Error.Message;
   D.N = {4};
   D.K = Kind::R2C; // complex input
   EXPECT_FALSE(Transform::create(D, Error));
-  EXPECT_NE(Error.find("do not fit"), std::string::npos) << Error;
+  EXPECT_EQ(Error.K, PlanError::Type);
+  EXPECT_NE(Error.Message.find("do not fit"), std::string::npos) << Error.Message;
   D.K = Kind::C2C;
   D.Out = Elem::C64F; // mixed precision
   EXPECT_FALSE(Transform::create(D, Error));
+  EXPECT_EQ(Error.K, PlanError::Type);
   D.Out = Elem::C32F;
   D.Advanced = true;
   D.InLayout = {{4, 2}, 1, 8}; // wrong rank
   D.OutLayout = {{4}, 1, 4};
   EXPECT_FALSE(Transform::create(D, Error));
+  EXPECT_EQ(Error.K, PlanError::Layout);
   D.N = {4, 3};
   D.OutLayout = {{4, 3}, 1, 12}; // inembed[1] = 2 < 3
   EXPECT_FALSE(Transform::create(D, Error));
-  EXPECT_NE(Error.find("inembed[1]"), std::string::npos) << Error;
+  EXPECT_EQ(Error.K, PlanError::Layout);
+  EXPECT_NE(Error.Message.find("inembed[1]"), std::string::npos) << Error.Message;
   D.N = {int64_t(1) << 20, int64_t(1) << 20};
   D.Advanced = false;
   EXPECT_FALSE(Transform::create(D, Error));
-  EXPECT_NE(Error.find("too many"), std::string::npos) << Error;
+  EXPECT_EQ(Error.K, PlanError::Size);
+  EXPECT_NE(Error.Message.find("too many"), std::string::npos) << Error.Message;
 }

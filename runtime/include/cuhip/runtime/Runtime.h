@@ -478,6 +478,10 @@ public:
   /// Does the HIP backend run the work (else the CPU backend)? Libraries
   /// over the core (cuBLAS) pick their backend's math library by it.
   bool onHipBackend();
+  /// The host threads the CPU backend computes with, the caller's included
+  /// (CUHIP_CPU_THREADS, else one per core), for libraries that spread host
+  /// work the same way (cuFFT).
+  unsigned cpuThreads();
   /// The hipStream_t behind a cudaStream_t on the HIP backend, for
   /// libraries that hand work to ROCm's (rocBLAS); null on the CPU backend.
   /// cudaErrorInvalidResourceHandle for a stream that is not one.

@@ -81,10 +81,12 @@ int checkVirtualMemory(const char *Lib) {
             logHas(Lib, "hipMemCreate 65536 type 1 location 1,0 flags 0"),
         1);
   CUdeviceptr Va = 0;
-  check(cuMemAddressReserve(&Va, Gran, 0, 0, 0) == CUDA_SUCCESS && Va &&
-            logHas(Lib, "hipMemAddressReserve 65536 align 0 addr (nil)"),
+  check(cuMemAddressReserve(&Va, 2 * Gran, 0, 0, 0) == CUDA_SUCCESS && Va &&
+            logHas(Lib, "hipMemAddressReserve 131072 align 0 addr (nil)"),
         2);
+  // The same physical memory twice, side by side.
   check(cuMemMap(Va, Gran, 0, H, 0) == CUDA_SUCCESS &&
+            cuMemMap(Va + Gran, Gran, 0, H, 0) == CUDA_SUCCESS &&
             logHas(Lib, "offset 0 handle 0x701 flags 0"),
         3);
   CUmemAccessDesc Access = {};
@@ -92,17 +94,29 @@ int checkVirtualMemory(const char *Lib) {
   Access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
   // Once accessible, the range is device memory that copies accept.
   unsigned Value = 7;
+  unsigned Across[2] = {1, 2};
   check(cuMemcpyHtoD(Va, &Value, 4) == CUDA_ERROR_INVALID_VALUE &&
             cuMemSetAccess(Va, Gran, &Access, 1) == CUDA_SUCCESS &&
+            cuMemSetAccess(Va + Gran, Gran, &Access, 1) == CUDA_SUCCESS &&
             logHas(Lib, "count 1 [location 1,0 flags 3]") &&
-            cuMemcpyHtoD(Va, &Value, 4) == CUDA_SUCCESS,
+            cuMemcpyHtoD(Va, &Value, 4) == CUDA_SUCCESS &&
+            // A copy may cross from one mapping into the next.
+            cuMemcpyHtoD(Va + Gran - 4, Across, 8) == CUDA_SUCCESS,
         4);
-  check(cuMemUnmap(Va, Gran) == CUDA_SUCCESS &&
+  // Part of a mapping is refused; both at once are unmapped one HIP call
+  // each.
+  char Second[64];
+  std::snprintf(Second, sizeof(Second), "hipMemUnmap %p 65536",
+                reinterpret_cast<void *>(Va + Gran));
+  check(cuMemUnmap(Va, Gran + Gran / 2) == CUDA_ERROR_INVALID_VALUE &&
+            cuMemcpyHtoD(Va, &Value, 4) == CUDA_SUCCESS &&
+            cuMemUnmap(Va, 2 * Gran) == CUDA_SUCCESS && logHas(Lib, Second) &&
             cuMemcpyHtoD(Va, &Value, 4) == CUDA_ERROR_INVALID_VALUE &&
+            cuMemcpyHtoD(Va + Gran, &Value, 4) == CUDA_ERROR_INVALID_VALUE &&
             cuMemRelease(H) == CUDA_SUCCESS &&
             logHas(Lib, "hipMemRelease 0x701") &&
-            cuMemAddressFree(Va, Gran) == CUDA_SUCCESS &&
-            logHas(Lib, "hipMemAddressFree 65536"),
+            cuMemAddressFree(Va, 2 * Gran) == CUDA_SUCCESS &&
+            logHas(Lib, "hipMemAddressFree 131072"),
         5);
   return Failed;
 }

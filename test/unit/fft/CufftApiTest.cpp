@@ -15,9 +15,11 @@
 #include "../ElfExports.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -371,4 +373,30 @@ TEST(Cufft, EveryNameNvidiasLibraryExports) {
       << Missing.size() << " missing, first " << Missing.front();
   EXPECT_EQ(dlvsym(Ours, "cufftNoSuchCall", "libcufft.so.12"), nullptr);
   dlclose(Ours);
+}
+
+TEST(CufftHipBackend, PlansAnswerNotSupported) {
+  const char *Backend = std::getenv("CUHIP_BACKEND");
+  if (!Backend || std::string(Backend) != "hip") {
+    // The runtime picks its backend once per process: run this test again
+    // in a child on the HIP backend over the stand-in libamdhip64.
+    char Self[4096];
+    ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+    ASSERT_GT(Len, 0);
+    Self[Len] = 0;
+    std::string Cmd = std::string("CUHIP_BACKEND=hip CUHIP_HIP_LIBRARY=") +
+                      STANDIN_HIP_PATH + " " + Self +
+                      " --gtest_filter=CufftHipBackend.* >/dev/null 2>&1";
+    EXPECT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
+    return;
+  }
+  // No FFT library is used on the HIP backend: every plan is refused
+  // before a handle is made, and bad arguments are still reported first.
+  cufftHandle P = 77;
+  EXPECT_EQ(cufftPlan1d(&P, 64, CUFFT_C2C, 1), CUFFT_NOT_SUPPORTED);
+  EXPECT_EQ(cufftCreate(&P), CUFFT_NOT_SUPPORTED);
+  EXPECT_EQ(P, 77);
+  EXPECT_EQ(cufftPlan1d(nullptr, 64, CUFFT_C2C, 1), CUFFT_INVALID_VALUE);
+  EXPECT_EQ(cufftExecC2C(P, nullptr, nullptr, CUFFT_FORWARD),
+            CUFFT_NOT_SUPPORTED);
 }

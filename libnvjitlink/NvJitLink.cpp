@@ -240,22 +240,6 @@ NVJITLINK_EXPORT int NVJITLINK_VERSIONED(nvJitLinkAddFile)(void *Handle,
   Link *L = live(Handle);
   if (!L || !File)
     return L ? ErrorNullInput : ErrorInvalidInput;
-  if (Type == InputObject || Type == InputLibrary ||
-      (Type == InputAny && std::string(File).find(".o") != std::string::npos)) {
-    // Host objects and libraries: the fatbins nvcc put in them.
-    std::string Storage, Err;
-    std::vector<cuhip::fatbin::Container> Containers;
-    if (!cuhip::fatbin::readProgramFatbins(File, Storage, Containers, Err))
-      return fail(*L, ErrorInvalidInput, std::string(File) + ": " + Err);
-    if (Containers.empty())
-      return fail(*L, ErrorInvalidInput,
-                  std::string(File) + ": holds no device code");
-    for (size_t I = 0; I < Containers.size(); ++I)
-      if (Result R = addContainer(*L, Containers[I],
-                                  std::string(File) + "#" + std::to_string(I)))
-        return R;
-    return Success;
-  }
   std::ifstream In(File, std::ios::binary);
   if (!In)
     return fail(*L, ErrorInvalidInput,
@@ -263,7 +247,22 @@ NVJITLINK_EXPORT int NVJITLINK_VERSIONED(nvJitLinkAddFile)(void *Handle,
   std::stringstream Buf;
   Buf << In.rdbuf();
   std::string Data = Buf.str();
-  return addInput(*L, Type, Data.data(), Data.size(), File);
+  bool Elf = Data.compare(0, 4, "\x7f" "ELF") == 0;
+  if (Type != InputObject && Type != InputLibrary && !(Type == InputAny && Elf))
+    return addInput(*L, Type, Data.data(), Data.size(), File);
+  // Host objects and libraries: the fatbins nvcc put in them.
+  std::string Storage, Err;
+  std::vector<cuhip::fatbin::Container> Containers;
+  if (!cuhip::fatbin::readProgramFatbins(File, Storage, Containers, Err))
+    return fail(*L, ErrorInvalidInput, std::string(File) + ": " + Err);
+  if (Containers.empty())
+    return fail(*L, ErrorInvalidInput,
+                std::string(File) + ": holds no device code");
+  for (size_t I = 0; I < Containers.size(); ++I)
+    if (Result R = addContainer(*L, Containers[I],
+                                std::string(File) + "#" + std::to_string(I)))
+      return R;
+  return Success;
 }
 NVJITLINK_ALIAS(nvJitLinkAddFile, (void *Handle, int Type, const char *File),
                 (Handle, Type, File))

@@ -262,21 +262,6 @@ CUHIP_NVRTC_FORWARD(nvrtcCreateProgram,
 CUHIP_NVRTC_FORWARD(nvrtcGetPTXSize, (nvrtcProgram P, size_t *Size), (P, Size))
 CUHIP_NVRTC_FORWARD(nvrtcGetPTX, (nvrtcProgram P, char *Ptx), (P, Ptx))
 
-CUHIP_NVRTC_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram P, size_t *Size) {
-  if (isPtxForLto(P))
-    return nvrtcGetPTXSize(P, Size);
-  using Fn = nvrtcResult (*)(nvrtcProgram, size_t *);
-  static Fn F = lookup<Fn>("nvrtcGetLTOIRSize");
-  return F ? F(P, Size) : ErrorInternal;
-}
-
-CUHIP_NVRTC_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram P, char *Ir) {
-  if (isPtxForLto(P))
-    return Ir ? nvrtcGetPTX(P, Ir) : ErrorInvalidInput;
-  using Fn = nvrtcResult (*)(nvrtcProgram, char *);
-  static Fn F = lookup<Fn>("nvrtcGetLTOIR");
-  return F ? F(P, Ir) : ErrorInternal;
-}
 CUHIP_NVRTC_FORWARD(nvrtcGetOptiXIRSize, (nvrtcProgram P, size_t *Size),
                     (P, Size))
 CUHIP_NVRTC_FORWARD(nvrtcGetOptiXIR, (nvrtcProgram P, char *Ir), (P, Ir))
@@ -353,19 +338,23 @@ CUHIP_NVRTC_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram P,
   return R;
 }
 
-CUHIP_NVRTC_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram P,
-                                                 size_t *Size) {
-  if (isRetargeted(P))
-    return nvrtcGetPTXSize(P, Size);
-  using Fn = nvrtcResult (*)(nvrtcProgram, size_t *);
-  static Fn F = lookup<Fn>("nvrtcGetCUBINSize");
-  return F ? F(P, Size) : ErrorInternal;
-}
+// SizeFn and GetFn hand back the program's PTX when Compiled(P) says it was
+// compiled as PTX in place of what they return; otherwise NVIDIA's answer.
+#define CUHIP_NVRTC_PTX_IN_PLACE_OF(SizeFn, GetFn, Compiled)                    \
+  CUHIP_NVRTC_EXPORT nvrtcResult SizeFn(nvrtcProgram P, size_t *Size) {        \
+    if (Compiled(P))                                                           \
+      return nvrtcGetPTXSize(P, Size);                                         \
+    using Fn = nvrtcResult (*)(nvrtcProgram, size_t *);                        \
+    static Fn F = lookup<Fn>(#SizeFn);                                         \
+    return F ? F(P, Size) : ErrorInternal;                                     \
+  }                                                                            \
+  CUHIP_NVRTC_EXPORT nvrtcResult GetFn(nvrtcProgram P, char *Out) {            \
+    if (Compiled(P))                                                           \
+      return Out ? nvrtcGetPTX(P, Out) : ErrorInvalidInput;                    \
+    using Fn = nvrtcResult (*)(nvrtcProgram, char *);                          \
+    static Fn F = lookup<Fn>(#GetFn);                                          \
+    return F ? F(P, Out) : ErrorInternal;                                      \
+  }
 
-CUHIP_NVRTC_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram P, char *Cubin) {
-  if (isRetargeted(P))
-    return Cubin ? nvrtcGetPTX(P, Cubin) : ErrorInvalidInput;
-  using Fn = nvrtcResult (*)(nvrtcProgram, char *);
-  static Fn F = lookup<Fn>("nvrtcGetCUBIN");
-  return F ? F(P, Cubin) : ErrorInternal;
-}
+CUHIP_NVRTC_PTX_IN_PLACE_OF(nvrtcGetCUBINSize, nvrtcGetCUBIN, isRetargeted)
+CUHIP_NVRTC_PTX_IN_PLACE_OF(nvrtcGetLTOIRSize, nvrtcGetLTOIR, isPtxForLto)

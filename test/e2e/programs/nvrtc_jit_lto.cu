@@ -2,13 +2,20 @@
 // two sources compiled by NVRTC with -dlto, where a kernel in one calls a
 // device function defined in the other, linked by nvJitLink into a cubin
 // that cuModuleLoadData loads. Through `cuhip run`, NVRTC's "LTO-IR" is
-// relocatable PTX and cuhip's nvJitLink links it. Also checks nvJitLink's
-// errors: a missing -arch, a cubin input, an unresolved function. Prints
-// PASS when all hold.
+// relocatable PTX and cuhip's nvJitLink links it. Then the same link from
+// files: the helper's PTX as a file, and this program's own executable as a
+// host object, whose fatbin brings the `marker` kernel. Also checks
+// nvJitLink's errors: a missing -arch, a cubin input, an unreadable file,
+// an unresolved function. Prints PASS when all hold.
 #include "ExpectNvrtc.h"
 #include <nvJitLink.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
+
+// In this program's own fatbin, which the file link takes from the
+// executable.
+extern "C" __global__ void marker(int *P) { *P = 42; }
 
 static const char *Kernel = R"(
 extern __device__ float scaled(float x);
@@ -90,12 +97,43 @@ int main() {
   CHECK_CU(cuMemFree(D));
   CHECK_CU(cuModuleUnload(M));
 
+  // The same link from files: PTX, and a host executable's fatbin.
+  char PtxPath[] = "/tmp/nvrtc_jit_lto_XXXXXX";
+  int Fd = mkstemp(PtxPath);
+  EXPECT(Fd >= 0 && write(Fd, H.data(), H.size()) == ssize_t(H.size()));
+  close(Fd);
+  CHECK_LINK(nvJitLinkCreate(&L, 2, LinkOpts));
+  CHECK_LINK(nvJitLinkAddData(L, NVJITLINK_INPUT_LTOIR, K.data(), K.size(), "kernel"));
+  CHECK_LINK(nvJitLinkAddFile(L, NVJITLINK_INPUT_PTX, PtxPath));
+  CHECK_LINK(nvJitLinkAddFile(L, NVJITLINK_INPUT_OBJECT, "/proc/self/exe"));
+  CHECK_LINK(nvJitLinkComplete(L));
+  CHECK_LINK(nvJitLinkGetLinkedCubinSize(L, &CubinSize));
+  Cubin.assign(CubinSize, 0);
+  CHECK_LINK(nvJitLinkGetLinkedCubin(L, Cubin.data()));
+  CHECK_LINK(nvJitLinkDestroy(&L));
+  unlink(PtxPath);
+  CUfunction Marker;
+  CHECK_CU(cuModuleLoadData(&M, Cubin.data()));
+  CHECK_CU(cuModuleGetFunction(&F, M, "apply"));
+  CHECK_CU(cuModuleGetFunction(&Marker, M, "marker"));
+  CUdeviceptr Flag;
+  CHECK_CU(cuMemAlloc(&Flag, sizeof(int)));
+  void *MarkerArgs[] = {&Flag};
+  CHECK_CU(cuLaunchKernel(Marker, 1, 1, 1, 1, 1, 1, 0, nullptr, MarkerArgs, nullptr));
+  int FlagValue = 0;
+  CHECK_CU(cuMemcpyDtoH(&FlagValue, Flag, sizeof(int)));
+  EXPECT(FlagValue == 42);
+  CHECK_CU(cuMemFree(Flag));
+  CHECK_CU(cuModuleUnload(M));
+
   // Errors: no -arch; a cubin (machine code) input; an unresolved call.
   const char *NoArch[] = {"-lto"};
   EXPECT(nvJitLinkCreate(&L, 1, NoArch) == NVJITLINK_ERROR_MISSING_ARCH);
   CHECK_LINK(nvJitLinkCreate(&L, 2, LinkOpts));
   const char Elf[] = "\x7f" "ELF\2\1\1";
   EXPECT(nvJitLinkAddData(L, NVJITLINK_INPUT_CUBIN, Elf, sizeof(Elf), "sass") ==
+         NVJITLINK_ERROR_INVALID_INPUT);
+  EXPECT(nvJitLinkAddFile(L, NVJITLINK_INPUT_PTX, "/nonexistent/x.ptx") ==
          NVJITLINK_ERROR_INVALID_INPUT);
   CHECK_LINK(nvJitLinkAddData(L, NVJITLINK_INPUT_LTOIR, K.data(), K.size(), "kernel"));
   EXPECT(nvJitLinkComplete(L) != NVJITLINK_SUCCESS);
@@ -104,6 +142,7 @@ int main() {
   std::string Log(LogSize, '\0');
   CHECK_LINK(nvJitLinkGetErrorLog(L, &Log[0]));
   EXPECT(Log.find("sass") != std::string::npos);
+  EXPECT(Log.find("/nonexistent/x.ptx: cannot be read") != std::string::npos);
   EXPECT(Log.find("scaled") != std::string::npos);
   if (Log.find("scaled") == std::string::npos)
     printf("error log: %s\n", Log.c_str());

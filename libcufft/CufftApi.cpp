@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #define CUFFT_EXPORT extern "C" __attribute__((visibility("default")))
@@ -308,12 +309,12 @@ bool fitsDeviceMemory(const void *P, uint64_t Bytes) {
   return !R.isDeviceRange(P, 1) || R.isDeviceRange(P, Bytes);
 }
 
-/// What every exec call shares. Want is the kind the call is for (the
-/// legacy calls also name the element types); Direction is checked for
-/// complex-to-complex transforms only.
+/// What every exec call shares. A legacy call is for one cufftType, which
+/// the plan's transform must be; cufftXtExec (no type) takes any.
+/// Direction is checked for complex-to-complex transforms only.
 cufftResult exec(const char *Fn, cufftHandle Handle, const void *In,
-                 void *Out, int Direction, const Kind *Want,
-                 const Elem *WantIn) {
+                 void *Out, int Direction,
+                 std::optional<cufftType> Legacy = std::nullopt) {
   if (onHip())
     return refuseOnHip(Fn);
   std::shared_ptr<const Transform> T;
@@ -330,7 +331,10 @@ cufftResult exec(const char *Fn, cufftHandle Handle, const void *In,
       }))
     return R;
   const TransformDesc &D = T->desc();
-  if ((Want && *Want != D.K) || (WantIn && *WantIn != D.In))
+  Kind WantKind;
+  Elem WantIn, WantOut;
+  if (Legacy && (!fromType(*Legacy, WantKind, WantIn, WantOut) ||
+                 WantKind != D.K || WantIn != D.In))
     return refuse(CUFFT_INVALID_VALUE, Fn,
                   std::string("the plan's transform is ") +
                       cuhip::fft::elemName(D.In) + " to " +
@@ -570,46 +574,34 @@ CUFFT_EXPORT cufftResult cufftSetStream(cufftHandle Handle,
 
 CUFFT_EXPORT cufftResult cufftExecC2C(cufftHandle Plan, cufftComplex *In,
                                       cufftComplex *Out, int Direction) {
-  Kind K = Kind::C2C;
-  Elem E = Elem::C32F;
-  return exec("cufftExecC2C", Plan, In, Out, Direction, &K, &E);
+  return exec("cufftExecC2C", Plan, In, Out, Direction, CUFFT_C2C);
 }
 
 CUFFT_EXPORT cufftResult cufftExecZ2Z(cufftHandle Plan,
                                       cufftDoubleComplex *In,
                                       cufftDoubleComplex *Out, int Direction) {
-  Kind K = Kind::C2C;
-  Elem E = Elem::C64F;
-  return exec("cufftExecZ2Z", Plan, In, Out, Direction, &K, &E);
+  return exec("cufftExecZ2Z", Plan, In, Out, Direction, CUFFT_Z2Z);
 }
 
 CUFFT_EXPORT cufftResult cufftExecR2C(cufftHandle Plan, cufftReal *In,
                                       cufftComplex *Out) {
-  Kind K = Kind::R2C;
-  Elem E = Elem::R32F;
-  return exec("cufftExecR2C", Plan, In, Out, CUFFT_FORWARD, &K, &E);
+  return exec("cufftExecR2C", Plan, In, Out, CUFFT_FORWARD, CUFFT_R2C);
 }
 
 CUFFT_EXPORT cufftResult cufftExecD2Z(cufftHandle Plan, cufftDoubleReal *In,
                                       cufftDoubleComplex *Out) {
-  Kind K = Kind::R2C;
-  Elem E = Elem::R64F;
-  return exec("cufftExecD2Z", Plan, In, Out, CUFFT_FORWARD, &K, &E);
+  return exec("cufftExecD2Z", Plan, In, Out, CUFFT_FORWARD, CUFFT_D2Z);
 }
 
 CUFFT_EXPORT cufftResult cufftExecC2R(cufftHandle Plan, cufftComplex *In,
                                       cufftReal *Out) {
-  Kind K = Kind::C2R;
-  Elem E = Elem::C32F;
-  return exec("cufftExecC2R", Plan, In, Out, CUFFT_INVERSE, &K, &E);
+  return exec("cufftExecC2R", Plan, In, Out, CUFFT_INVERSE, CUFFT_C2R);
 }
 
 CUFFT_EXPORT cufftResult cufftExecZ2D(cufftHandle Plan,
                                       cufftDoubleComplex *In,
                                       cufftDoubleReal *Out) {
-  Kind K = Kind::C2R;
-  Elem E = Elem::C64F;
-  return exec("cufftExecZ2D", Plan, In, Out, CUFFT_INVERSE, &K, &E);
+  return exec("cufftExecZ2D", Plan, In, Out, CUFFT_INVERSE, CUFFT_Z2D);
 }
 
 // --- versions and plan properties --------------------------------------------
@@ -765,7 +757,7 @@ CUFFT_EXPORT cufftResult cufftXtGetSizeMany(
 
 CUFFT_EXPORT cufftResult cufftXtExec(cufftHandle Plan, void *In, void *Out,
                                      int Direction) {
-  return exec("cufftXtExec", Plan, In, Out, Direction, nullptr, nullptr);
+  return exec("cufftXtExec", Plan, In, Out, Direction);
 }
 
 CUFFT_EXPORT cufftResult cufftXtSetWorkArea(cufftHandle Handle,

@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "../ElfExports.h"
+#include "../HipChild.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -1629,21 +1630,9 @@ TEST(CublasStreams, OrderAndCapture) {
 }
 
 TEST(CublasHipBackend, TypedRoutinesAnswerNotSupported) {
-  const char *Backend = std::getenv("CUHIP_BACKEND");
-  if (!Backend || std::string(Backend) != "hip") {
-    // The runtime picks its backend once per process: run this test again
-    // in a child on the HIP backend over the stand-in libamdhip64.
-    char Self[4096];
-    ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-    ASSERT_GT(Len, 0);
-    Self[Len] = 0;
-    std::string Cmd = std::string("CUHIP_BACKEND=hip CUHIP_HIP_LIBRARY=") +
-                      STANDIN_HIP_PATH + " CUHIP_ROCBLAS_LIBRARY=/nonexistent " +
-                      Self +
-                      " --gtest_filter=CublasHipBackend.* >/dev/null 2>&1";
-    EXPECT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
+  if (!onHipBackendOrRerun(STANDIN_HIP_PATH, "CublasHipBackend.*",
+                           "CUHIP_ROCBLAS_LIBRARY=/nonexistent"))
     return;
-  }
   // On the HIP backend: the typed routines are not forwarded and say so;
   // the handle's settings still work.
   cublasHandle_t H;

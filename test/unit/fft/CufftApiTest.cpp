@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "../ElfExports.h"
+#include "../HipChild.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -376,20 +377,8 @@ TEST(Cufft, EveryNameNvidiasLibraryExports) {
 }
 
 TEST(CufftHipBackend, PlansAnswerNotSupported) {
-  const char *Backend = std::getenv("CUHIP_BACKEND");
-  if (!Backend || std::string(Backend) != "hip") {
-    // The runtime picks its backend once per process: run this test again
-    // in a child on the HIP backend over the stand-in libamdhip64.
-    char Self[4096];
-    ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-    ASSERT_GT(Len, 0);
-    Self[Len] = 0;
-    std::string Cmd = std::string("CUHIP_BACKEND=hip CUHIP_HIP_LIBRARY=") +
-                      STANDIN_HIP_PATH + " " + Self +
-                      " --gtest_filter=CufftHipBackend.* >/dev/null 2>&1";
-    EXPECT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
+  if (!onHipBackendOrRerun(STANDIN_HIP_PATH, "CufftHipBackend.*"))
     return;
-  }
   // No FFT library is used on the HIP backend: every plan is refused
   // before a handle is made, and bad arguments are still reported first.
   cufftHandle P = 77;

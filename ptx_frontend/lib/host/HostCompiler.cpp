@@ -97,6 +97,7 @@ HostCompiler::create(const HostCompileOptions &Options) {
                                            JITSymbolFlags::Exported};
   };
   add("cuhip_warp_step", &cuhip_warp_step);
+  add("cuhip_matrix_lanes", &cuhip_matrix_lanes);
   add("cuhip_barrier_step", &cuhip_barrier_step);
   add("cuhip_globaltimer", &cuhip_globaltimer);
   add("cuhip_trap", &cuhip_trap);

@@ -22,6 +22,8 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace cuhip::ptx::host {
 namespace {
@@ -183,35 +185,101 @@ int64_t intOf(MatrixElem T, uint64_t Bits) {
   return int32_t(uint32_t(Bits));
 }
 
+/// The f32 value of binary16 bits, by their fields: the C library's
+/// conversion is a call per value.
+inline float halfToFloat(uint32_t H) {
+  uint32_t Sign = (H & 0x8000u) << 16, Exp = (H >> 10) & 0x1f, Man = H & 0x3ff;
+  if (Exp == 0x1f)
+    return std::bit_cast<float>(Sign | 0x7f800000u | Man << 13);
+  if (Exp == 0)
+    return std::bit_cast<float>(Sign |
+                                std::bit_cast<uint32_t>(float(Man) * 0x1p-24f));
+  return std::bit_cast<float>(Sign | (Exp + 112) << 23 | Man << 13);
+}
+
+/// floatOf with the binary16 case inline.
+inline float fastFloatOf(MatrixElem T, uint64_t Bits) {
+  return T == MatrixElem::F16 ? halfToFloat(uint32_t(Bits)) : floatOf(T, Bits);
+}
+
+/// Acc[r][c] = fma(A[r][k], B[k][c], Acc[r][c]) for k = 0, 1, ... K - 1 in
+/// turn: each element sees its products in increasing k. With N known
+/// (the shapes' 8, 16 and 32 columns) a row of Acc stays in vector
+/// registers.
+template <unsigned N>
+[[gnu::always_inline]] inline void fmaRows(unsigned M, unsigned K,
+                                           const float *__restrict A,
+                                           const float *__restrict B,
+                                           float *__restrict Acc) {
+  for (unsigned R = 0; R < M; ++R) {
+    float Row[N];
+    for (unsigned Col = 0; Col < N; ++Col)
+      Row[Col] = Acc[R * N + Col];
+    for (unsigned I = 0; I < K; ++I) {
+      float V = A[R * K + I];
+      const float *BI = B + I * N;
+      for (unsigned Col = 0; Col < N; ++Col)
+        Row[Col] = std::fma(V, BI[Col], Row[Col]);
+    }
+    for (unsigned Col = 0; Col < N; ++Col)
+      Acc[R * N + Col] = Row[Col];
+  }
+}
+
+/// fmaRows for any shape. A CPU with FMA (and so AVX) gets a clone that
+/// uses its instructions instead of calls into the C library.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void fmaProducts(unsigned M, unsigned N, unsigned K,
+                 const float *__restrict A, const float *__restrict B,
+                 float *__restrict Acc) {
+  switch (N) {
+  case 8:
+    return fmaRows<8>(M, K, A, B, Acc);
+  case 16:
+    return fmaRows<16>(M, K, A, B, Acc);
+  case 32:
+    return fmaRows<32>(M, K, A, B, Acc);
+  default:
+    for (unsigned R = 0; R < M; ++R)
+      for (unsigned I = 0; I < K; ++I)
+        for (unsigned Col = 0; Col < N; ++Col)
+          Acc[R * N + Col] =
+              std::fma(A[R * K + I], B[I * N + Col], Acc[R * N + Col]);
+  }
+}
+
 /// Out = A * B + C for row-major M x K, K x N and M x N matrices of
-/// element bits; see the section header for the arithmetic.
+/// integer or f64 element bits; see the section header for the arithmetic.
 void multiplyAccumulate(const MatrixDesc &D, const uint64_t *A,
                         const uint64_t *B, const uint64_t *C, uint64_t *Out) {
   const unsigned M = D.M, N = D.N, K = D.K;
-  for (unsigned R = 0; R < M; ++R)
-    for (unsigned Col = 0; Col < N; ++Col) {
-      unsigned At = R * N + Col;
-      if (isInt8(D.A)) {
+  if (isInt8(D.A)) {
+    for (unsigned R = 0; R < M; ++R)
+      for (unsigned Col = 0; Col < N; ++Col) {
+        unsigned At = R * N + Col;
         int64_t Acc = intOf(D.C, C[At]);
         for (unsigned I = 0; I < K; ++I)
           Acc += intOf(D.A, A[R * K + I]) * intOf(D.B, B[I * N + Col]);
         if (D.Flags & MatrixSatFinite)
           Acc = std::clamp<int64_t>(Acc, INT32_MIN, INT32_MAX);
         Out[At] = uint32_t(uint64_t(Acc));
-      } else if (D.A == MatrixElem::F64) {
+      }
+    return;
+  }
+  if (D.A == MatrixElem::F64) {
+    for (unsigned R = 0; R < M; ++R)
+      for (unsigned Col = 0; Col < N; ++Col) {
+        unsigned At = R * N + Col;
         double Acc = std::bit_cast<double>(C[At]);
         for (unsigned I = 0; I < K; ++I)
           Acc = std::fma(std::bit_cast<double>(A[R * K + I]),
                          std::bit_cast<double>(B[I * N + Col]), Acc);
         Out[At] = std::bit_cast<uint64_t>(Acc);
-      } else {
-        float Acc = floatOf(D.C, C[At]);
-        for (unsigned I = 0; I < K; ++I)
-          Acc = std::fma(floatOf(D.A, A[R * K + I]),
-                         floatOf(D.B, B[I * N + Col]), Acc);
-        Out[At] = floatBits(D.D, Acc);
       }
-    }
+  }
+  // Floating point: multiplyWarp computes it with fmaProducts.
 }
 
 template <typename Fn> void forEachLane(uint32_t Set, Fn &&F) {
@@ -260,52 +328,140 @@ void loadStoreMatrix(bool Load, uint8_t *WF, uint32_t FB, uint32_t Waiting,
         std::memcpy(address(8 * J + R), Rows[J][R], 16);
 }
 
-/// mma.sync and wmma.mma: gathers A, B and C from the waiting lanes'
-/// fragments, computes D and hands every waiting lane its fragment of D.
-void multiplyWarp(bool Wmma, uint8_t *WF, uint32_t FB, uint32_t Waiting,
-                  const MatrixDesc &D) {
-  // Largest shapes: 32 x 16 A (m32n8k16), 16 x 32 B (m8n32k16).
-  uint64_t A[512] = {}, B[512] = {}, C[512] = {}, Out[512] = {};
+/// Where each lane's fragment elements sit in the row-major matrices of
+/// one form of multiply (mma or wmma, shape and types): the index of lane
+/// L's element I is at [L * 32 + I]. Worked out once per form and thread,
+/// instead of with divisions for every element of every multiply.
+struct FragmentPlaces {
+  uint64_t Desc;
+  bool Wmma;
+  unsigned EA, EB, EC;
+  uint16_t A[32 * 32], B[32 * 32], C[32 * 32];
+};
+
+const FragmentPlaces &fragmentPlaces(bool Wmma, const MatrixDesc &D) {
+  uint64_t Key;
+  static_assert(sizeof(Key) == sizeof(MatrixDesc));
+  std::memcpy(&Key, &D, sizeof(Key));
+  thread_local std::vector<std::unique_ptr<FragmentPlaces>> Cache;
+  for (const auto &P : Cache)
+    if (P->Desc == Key && P->Wmma == Wmma)
+      return *P;
+  auto P = std::make_unique<FragmentPlaces>();
+  P->Desc = Key;
+  P->Wmma = Wmma;
   const unsigned M = D.M, N = D.N, K = D.K;
   WmmaFragment FA = wmmaFragment(D, OperandA, D.A),
                FBf = wmmaFragment(D, OperandB, D.B),
-               FC = wmmaFragment(D, OperandC, D.C),
-               FD = wmmaFragment(D, OperandC, D.D);
-  unsigned EA = Wmma ? FA.Elems : M * K / 32,
-           EB = Wmma ? FBf.Elems : K * N / 32, EC = M * N / 32;
-  unsigned WA = fragmentWords(EA, D.A), WB = fragmentWords(EB, D.B);
+               FC = wmmaFragment(D, OperandC, D.C);
+  P->EA = Wmma ? FA.Elems : M * K / 32;
+  P->EB = Wmma ? FBf.Elems : K * N / 32;
+  P->EC = M * N / 32;
   auto coord = [&](MatrixOperand Op, const WmmaFragment &F, unsigned L,
                    unsigned I) {
     return Wmma ? wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L, I)
                 : mmaCoord(D, Op, L, I);
   };
+  for (unsigned L = 0; L < 32; ++L) {
+    for (unsigned I = 0; I < P->EA; ++I) {
+      Coord C = coord(OperandA, FA, L, I);
+      P->A[L * 32 + I] = uint16_t(C.Row * K + C.Col);
+    }
+    for (unsigned I = 0; I < P->EB; ++I) {
+      Coord C = coord(OperandB, FBf, L, I);
+      P->B[L * 32 + I] = uint16_t(C.Row * N + C.Col);
+    }
+    // D's places are C's: the fragment layout does not depend on the type.
+    for (unsigned I = 0; I < P->EC; ++I) {
+      Coord C = coord(OperandC, FC, L, I);
+      P->C[L * 32 + I] = uint16_t(C.Row * N + C.Col);
+    }
+  }
+  Cache.push_back(std::move(P));
+  return *Cache.back();
+}
+
+/// getElement for an element width known to be 8, 16, 32 or 64 bits,
+/// with shifts instead of divisions.
+inline uint64_t elementOf(const uint32_t *W, unsigned Bits, unsigned I) {
+  switch (Bits) {
+  case 8:
+    return (W[I >> 2] >> (I & 3) * 8) & 0xff;
+  case 16:
+    return (W[I >> 1] >> (I & 1) * 16) & 0xffff;
+  case 32:
+    return W[I];
+  default:
+    return getElement(W, MatrixElem::F64, I);
+  }
+}
+
+/// mma.sync and wmma.mma: gathers A, B and C from the waiting lanes'
+/// fragments, computes D and hands every waiting lane its fragment of D.
+void multiplyWarp(bool Wmma, uint8_t *WF, uint32_t FB, uint32_t Waiting,
+                  const MatrixDesc &D) {
+  const unsigned M = D.M, N = D.N, K = D.K;
+  const FragmentPlaces &P = fragmentPlaces(Wmma, D);
+  const unsigned EA = P.EA, EB = P.EB, EC = P.EC;
+  const unsigned BitsA = elemBits(D.A), BitsB = elemBits(D.B),
+                 BitsC = elemBits(D.C);
+  const unsigned WA = fragmentWords(EA, D.A), WB = fragmentWords(EB, D.B);
+  if (!isInt8(D.A) && D.A != MatrixElem::F64) {
+    // Largest shapes: 32 x 16 A (m32n8k16), 16 x 32 B (m8n32k16). The
+    // elements are converted to f32 as they are gathered.
+    float FA[512], FBm[512], Acc[512];
+    std::fill_n(FA, M * K, 0.0f);
+    std::fill_n(FBm, K * N, 0.0f);
+    std::fill_n(Acc, M * N, 0.0f);
+    for (int L = 31; L >= 0; --L) {
+      if (!(Waiting >> L & 1))
+        continue;
+      const uint32_t *W = matrixExchange(WF, FB, unsigned(L)).Words;
+      const uint16_t *PA = P.A + L * 32, *PB = P.B + L * 32,
+                     *PC = P.C + L * 32;
+      for (unsigned I = 0; I < EA; ++I)
+        FA[PA[I]] = fastFloatOf(D.A, elementOf(W, BitsA, I));
+      for (unsigned I = 0; I < EB; ++I)
+        FBm[PB[I]] = fastFloatOf(D.B, elementOf(W + WA, BitsB, I));
+      for (unsigned I = 0; I < EC; ++I)
+        Acc[PC[I]] = fastFloatOf(D.C, elementOf(W + WA + WB, BitsC, I));
+    }
+    fmaProducts(M, N, K, FA, FBm, Acc);
+    forEachLane(Waiting, [&](unsigned L) {
+      uint32_t *W = matrixExchange(WF, FB, L).Words;
+      std::fill_n(W, fragmentWords(EC, D.D), 0u);
+      const uint16_t *PC = P.C + L * 32;
+      for (unsigned I = 0; I < EC; ++I)
+        setElement(W, D.D, I, floatBits(D.D, Acc[PC[I]]));
+    });
+    return;
+  }
+  // Integers and f64.
+  uint64_t A[512], B[512], C[512], Out[512];
+  std::fill_n(A, M * K, 0);
+  std::fill_n(B, K * N, 0);
+  std::fill_n(C, M * N, 0);
   // Highest lane first, so that of repeated WMMA elements the lowest lane's
   // copy counts.
   for (int L = 31; L >= 0; --L) {
     if (!(Waiting >> L & 1))
       continue;
     const uint32_t *W = matrixExchange(WF, FB, unsigned(L)).Words;
-    for (unsigned I = 0; I < EA; ++I) {
-      Coord P = coord(OperandA, FA, L, I);
-      A[P.Row * K + P.Col] = getElement(W, D.A, I);
-    }
-    for (unsigned I = 0; I < EB; ++I) {
-      Coord P = coord(OperandB, FBf, L, I);
-      B[P.Row * N + P.Col] = getElement(W + WA, D.B, I);
-    }
-    for (unsigned I = 0; I < EC; ++I) {
-      Coord P = coord(OperandC, FC, L, I);
-      C[P.Row * N + P.Col] = getElement(W + WA + WB, D.C, I);
-    }
+    const uint16_t *PA = P.A + L * 32, *PB = P.B + L * 32, *PC = P.C + L * 32;
+    for (unsigned I = 0; I < EA; ++I)
+      A[PA[I]] = elementOf(W, BitsA, I);
+    for (unsigned I = 0; I < EB; ++I)
+      B[PB[I]] = elementOf(W + WA, BitsB, I);
+    for (unsigned I = 0; I < EC; ++I)
+      C[PC[I]] = elementOf(W + WA + WB, BitsC, I);
   }
   multiplyAccumulate(D, A, B, C, Out);
   forEachLane(Waiting, [&](unsigned L) {
     uint32_t *W = matrixExchange(WF, FB, L).Words;
     std::fill_n(W, fragmentWords(EC, D.D), 0u);
-    for (unsigned I = 0; I < EC; ++I) {
-      Coord P = coord(OperandC, FD, L, I);
-      setElement(W, D.D, I, Out[P.Row * N + P.Col]);
-    }
+    const uint16_t *PC = P.C + L * 32;
+    for (unsigned I = 0; I < EC; ++I)
+      setElement(W, D.D, I, Out[PC[I]]);
   });
 }
 
@@ -313,6 +469,57 @@ void multiplyWarp(bool Wmma, uint8_t *WF, uint32_t FB, uint32_t Waiting,
 /// address and stride are the same in all lanes). Element (row, col) is at
 /// row * stride + col (.row) or col * stride + row (.col); the default
 /// stride is the matrix's row (column) length.
+/// Row and column of each element of each lane of one WMMA fragment shape
+/// ([L * 32 + I]), worked out once per shape and thread.
+struct WmmaPlaces {
+  unsigned Rows, Cols, Elems;
+  bool ColumnOrder;
+  uint8_t Row[32 * 32], Col[32 * 32];
+};
+
+const WmmaPlaces &wmmaPlaces(const WmmaFragment &F) {
+  thread_local std::vector<std::unique_ptr<WmmaPlaces>> Cache;
+  for (const auto &P : Cache)
+    if (P->Rows == F.Rows && P->Cols == F.Cols && P->Elems == F.Elems &&
+        P->ColumnOrder == F.ColumnOrder)
+      return *P;
+  auto P = std::make_unique<WmmaPlaces>();
+  P->Rows = F.Rows;
+  P->Cols = F.Cols;
+  P->Elems = F.Elems;
+  P->ColumnOrder = F.ColumnOrder;
+  for (unsigned L = 0; L < 32; ++L)
+    for (unsigned I = 0; I < F.Elems; ++I) {
+      Coord C = wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L, I);
+      P->Row[L * 32 + I] = uint8_t(C.Row);
+      P->Col[L * 32 + I] = uint8_t(C.Col);
+    }
+  Cache.push_back(std::move(P));
+  return *Cache.back();
+}
+
+/// Moves one lane's WMMA fragment of Bytes-sized elements between memory
+/// and its registers.
+template <unsigned Bytes>
+void moveWmmaFragment(bool Load, MatrixExchange &X, MatrixElem T,
+                      const WmmaPlaces &P, unsigned L, bool ColMajor,
+                      uint64_t Stride) {
+  auto *Base = reinterpret_cast<uint8_t *>(uintptr_t(X.Address));
+  const uint8_t *Rows = P.Row + L * 32, *Cols = P.Col + L * 32;
+  for (unsigned I = 0; I < P.Elems; ++I) {
+    uint64_t R = Rows[I], C = Cols[I];
+    uint8_t *At = Base + (ColMajor ? C * Stride + R : R * Stride + C) * Bytes;
+    uint64_t V = 0;
+    if (Load) {
+      std::memcpy(&V, At, Bytes);
+      setElement(X.Words, T, I, V);
+    } else {
+      V = getElement(X.Words, T, I);
+      std::memcpy(At, &V, Bytes);
+    }
+  }
+}
+
 void loadStoreWmma(bool Load, uint8_t *WF, uint32_t FB, uint32_t Waiting,
                    const MatrixDesc &D) {
   unsigned Frag = D.Flags & MatrixFragMask;
@@ -320,27 +527,27 @@ void loadStoreWmma(bool Load, uint8_t *WF, uint32_t FB, uint32_t Waiting,
                      : Frag == MatrixFragB ? OperandB
                                            : OperandC;
   WmmaFragment F = wmmaFragment(D, Op, D.A);
+  const WmmaPlaces &P = wmmaPlaces(F);
   bool ColMajor = D.Flags & MatrixColMajor;
   unsigned Bytes = elemBits(D.A) / 8;
   forEachLane(Waiting, [&](unsigned L) {
     MatrixExchange &X = matrixExchange(WF, FB, L);
     uint64_t Stride = X.Stride ? X.Stride : ColMajor ? F.Rows : F.Cols;
-    auto *Base = reinterpret_cast<uint8_t *>(uintptr_t(X.Address));
     if (Load)
       std::fill_n(X.Words, fragmentWords(F.Elems, D.A), 0u);
-    for (unsigned I = 0; I < F.Elems; ++I) {
-      Coord P = wmmaCoord(F.Rows, F.Cols, F.ColumnOrder, F.Elems, L, I);
-      uint8_t *At =
-          Base +
-          (ColMajor ? P.Col * Stride + P.Row : P.Row * Stride + P.Col) * Bytes;
-      uint64_t V = 0;
-      if (Load) {
-        std::memcpy(&V, At, Bytes);
-        setElement(X.Words, D.A, I, V);
-      } else {
-        V = getElement(X.Words, D.A, I);
-        std::memcpy(At, &V, Bytes);
-      }
+    switch (Bytes) {
+    case 1:
+      moveWmmaFragment<1>(Load, X, D.A, P, L, ColMajor, Stride);
+      break;
+    case 2:
+      moveWmmaFragment<2>(Load, X, D.A, P, L, ColMajor, Stride);
+      break;
+    case 4:
+      moveWmmaFragment<4>(Load, X, D.A, P, L, ColMajor, Stride);
+      break;
+    default:
+      moveWmmaFragment<8>(Load, X, D.A, P, L, ColMajor, Stride);
+      break;
     }
   });
 }
@@ -366,6 +573,32 @@ void runMatrix(WarpOp Op, uint8_t *WF, uint32_t FB, uint32_t Waiting,
 }
 
 } // namespace
+
+extern "C" void cuhip_matrix_lanes(MatrixLanes *ML, uint32_t WordsIn,
+                                   uint32_t WordsOut, uint32_t Active,
+                                   uint32_t Op, uint64_t Desc) {
+  // The scalar path's frame layout, one record per lane.
+  constexpr uint32_t FB = sizeof(WarpExchange) + sizeof(MatrixExchange);
+  alignas(8) uint8_t Frames[32 * FB];
+  MatrixDesc D;
+  std::memcpy(&D, &Desc, sizeof(D));
+  WordsIn = std::min<uint32_t>(WordsIn, 32);
+  WordsOut = std::min<uint32_t>(WordsOut, 32);
+  forEachLane(Active, [&](unsigned L) {
+    MatrixExchange &X = matrixExchange(Frames, FB, L);
+    X.Desc = D;
+    X.Address = ML->Address[L];
+    X.Stride = ML->Stride[L];
+    for (uint32_t W = 0; W < WordsIn; ++W)
+      X.Words[W] = ML->Words[W][L];
+  });
+  runMatrix(WarpOp(Op), Frames, FB, Active, D);
+  forEachLane(Active, [&](unsigned L) {
+    const MatrixExchange &X = matrixExchange(Frames, FB, L);
+    for (uint32_t W = 0; W < WordsOut; ++W)
+      ML->Words[W][L] = X.Words[W];
+  });
+}
 
 extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
                                     const WarpSchedule *S) {
@@ -575,6 +808,7 @@ extern "C" uint32_t cuhip_warp_step(uint8_t *WF, uint32_t Lanes,
     runMatrix(Op, WF, FB, Waiting, matrixExchange(WF, FB, First).Desc);
     break;
   case WarpOp::WarpSync:
+  case WarpOp::Converge:
   case WarpOp::None:
     break;
   case WarpOp::BarRedPopc:

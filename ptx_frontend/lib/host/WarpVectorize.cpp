@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HostPasses.h"
+#include "cuhip/ptx/MatrixLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -124,6 +125,11 @@ private:
   /// of the function adds to it.
   DenseMap<const Value *, uint64_t> LargestAddend;
   DenseMap<const Value *, std::pair<Value *, Value *>> CmpXchgParts;
+  /// A matrix instruction's results, one vector per element of its struct.
+  DenseMap<const Value *, SmallVector<Value *, 8>> MatrixParts;
+  /// The lanes' WarpExchange + MatrixExchange records matrix instructions
+  /// pass to the runtime (created on first use).
+  AllocaInst *MatrixFrames = nullptr;
   DenseMap<BasicBlock *, BasicBlock *> BlockMap;
   DenseMap<BasicBlock *, BasicBlock *> BlockEnd; // last new block of a block
   DenseMap<BasicBlock *, PHINode *> MaskPhi;     // lanes on entry
@@ -183,6 +189,8 @@ private:
   bool emitPerLane(IRBuilder<> &B, Instruction &I, Value *Mask);
   bool emitCall(IRBuilder<> &B, CallInst &CI);
   bool emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask);
+  bool emitMatrix(IRBuilder<> &B, CallInst &CI, const MatrixCollective &MC,
+                  Value *Mask);
   Value *gatherLanes(IRBuilder<> &B, Value *V, Value *Idx);
   bool emitTerminator(IRBuilder<> &B, BasicBlock *BB);
   void finishPhis();
@@ -242,6 +250,112 @@ bool isPairCollective(const Value *V) {
          isWarpCollective(*CI);
 }
 
+/// Matrix instructions in the copy being vectorized are calls to functions
+/// named MatrixLanesPrefix + the original callee, with 32-bit integers
+/// where the original takes or returns packed vectors (<2 x half> and the
+/// like): see packMatrixCalls.
+constexpr StringLiteral MatrixLanesPrefix = "cuhip.lanes.";
+
+std::optional<MatrixCollective> matrixLanesCall(const Value *V) {
+  auto *CI = dyn_cast<CallInst>(V);
+  Function *F = CI ? CI->getCalledFunction() : nullptr;
+  if (!F || !F->getName().starts_with(MatrixLanesPrefix))
+    return std::nullopt;
+  return decodeMatrixCollective(F->getName().drop_front(MatrixLanesPrefix.size()));
+}
+
+/// The 32- or 64-bit integer a packed vector type travels as.
+Type *unpackedType(Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return IntegerType::get(T->getContext(),
+                            unsigned(VT->getPrimitiveSizeInBits()));
+  return T;
+}
+
+/// Replaces every matrix instruction of F by a call to a function that
+/// takes and returns integers where it has packed vectors, with bitcasts
+/// around it; the bitcast pairs this leaves fold away, so the vectorizer
+/// never sees a packed vector.
+void packMatrixCalls(Function &F) {
+  SmallVector<CallInst *> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *Callee = CI->getCalledFunction();
+          Callee && decodeMatrixCollective(Callee->getName()))
+        Calls.push_back(CI);
+  Module &M = *F.getParent();
+  for (CallInst *CI : Calls) {
+    Function *Callee = CI->getCalledFunction();
+    FunctionType *FT = Callee->getFunctionType();
+    SmallVector<Type *> Params;
+    for (Type *T : FT->params())
+      Params.push_back(unpackedType(T));
+    Type *RT = FT->getReturnType();
+    Type *NewRT = RT;
+    if (auto *ST = dyn_cast<StructType>(RT)) {
+      SmallVector<Type *> Elems;
+      for (Type *E : ST->elements())
+        Elems.push_back(unpackedType(E));
+      NewRT = StructType::get(F.getContext(), Elems);
+    } else {
+      NewRT = unpackedType(RT);
+    }
+    FunctionCallee New = M.getOrInsertFunction(
+        (MatrixLanesPrefix + Callee->getName()).str(),
+        FunctionType::get(NewRT, Params, false));
+    IRBuilder<> B(CI);
+    // A packed operand is usually a bitcast of the integer register.
+    auto asType = [&](Value *V, Type *T) -> Value * {
+      if (V->getType() == T)
+        return V;
+      if (auto *BC = dyn_cast<BitCastInst>(V); BC && BC->getSrcTy() == T)
+        return BC->getOperand(0);
+      return B.CreateBitCast(V, T);
+    };
+    // A packed result usually goes back to an integer register.
+    auto replacePacked = [&](Value *Old, Value *Int) {
+      for (User *U : make_early_inc_range(Old->users()))
+        if (auto *BC = dyn_cast<BitCastInst>(U);
+            BC && BC->getDestTy() == Int->getType()) {
+          BC->replaceAllUsesWith(Int);
+          BC->eraseFromParent();
+        }
+      if (!Old->use_empty())
+        Old->replaceAllUsesWith(B.CreateBitCast(Int, Old->getType()));
+    };
+    SmallVector<Value *> Args;
+    for (unsigned A = 0; A < CI->arg_size(); ++A)
+      Args.push_back(asType(CI->getArgOperand(A), Params[A]));
+    CallInst *NC = B.CreateCall(New, Args);
+    if (auto *ST = dyn_cast<StructType>(RT)) {
+      for (User *U : make_early_inc_range(CI->users())) {
+        auto *EV = dyn_cast<ExtractValueInst>(U);
+        if (!EV || EV->getNumIndices() != 1)
+          continue;
+        B.SetInsertPoint(EV);
+        Value *Part = B.CreateExtractValue(NC, EV->getIndices()[0]);
+        replacePacked(EV, Part);
+        EV->eraseFromParent();
+      }
+      if (!CI->use_empty()) {
+        B.SetInsertPoint(CI);
+        Value *Result = PoisonValue::get(RT);
+        for (unsigned E = 0; E < ST->getNumElements(); ++E)
+          Result = B.CreateInsertValue(
+              Result, asType(B.CreateExtractValue(NC, E), ST->getElementType(E)),
+              E);
+        CI->replaceAllUsesWith(Result);
+      }
+    } else if (!RT->isVoidTy()) {
+      if (RT == NewRT)
+        CI->replaceAllUsesWith(NC);
+      else
+        replacePacked(CI, NC);
+    }
+    CI->eraseFromParent();
+  }
+}
+
 /// `bar.sync 0` (__syncthreads): the whole block's barrier, which a vector
 /// program executes once for its active lanes; other barriers (numbered,
 /// counted, reducing) stay with the scalar path.
@@ -266,10 +380,11 @@ bool Vectorizer::check() {
       return fail("control flow other than branches");
     if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
       Value *Agg = EV->getAggregateOperand();
-      if (!isa<AtomicCmpXchgInst>(Agg) && !isPairCollective(Agg))
+      if (!isa<AtomicCmpXchgInst>(Agg) && !isPairCollective(Agg) &&
+          !matrixLanesCall(Agg))
         return fail("aggregate values");
     } else if (I.getType()->isAggregateType() && !isa<AtomicCmpXchgInst>(I) &&
-               !isPairCollective(&I)) {
+               !isPairCollective(&I) && !matrixLanesCall(&I)) {
       return fail("aggregate values");
     }
     if (isa<InsertValueInst>(I) || isa<ExtractElementInst>(I) ||
@@ -288,6 +403,11 @@ bool Vectorizer::check() {
         continue;
       if (isBlockBarrier(*CI))
         continue;
+      if (matrixLanesCall(CI)) {
+        if (W != 32)
+          return fail("matrix instructions need groups of 32 lanes");
+        continue;
+      }
       if (isWarpCollective(*CI)) {
         if (W != 32)
           return fail("warp collectives need groups of 32 lanes");
@@ -329,7 +449,8 @@ void Vectorizer::computeUniformity() {
         // A shuffle or elect result differs per lane whatever its operands.
         if (auto *CI = dyn_cast<CallInst>(&I)) {
           Var |= isPairCollective(CI) ||
-                 (isWarpCollective(*CI) && CI->arg_size() == 4);
+                 (isWarpCollective(*CI) && CI->arg_size() == 4) ||
+                 matrixLanesCall(CI).has_value();
         }
         for (Value *Op : I.operands())
           Var |= isVarying(Op);
@@ -696,6 +817,118 @@ bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
   return true;
 }
 
+/// A matrix instruction (ldmatrix, stmatrix, mma, wmma) on a warp whose
+/// lanes are the vector's: the operands go to a MatrixLanes record, one
+/// vector store per fragment register (word-major, so no scatter),
+/// cuhip_matrix_lanes runs the instruction for the active lanes with the
+/// scalar path's code, and each result register comes back with one
+/// vector load.
+bool Vectorizer::emitMatrix(IRBuilder<> &B, CallInst &CI,
+                            const MatrixCollective &MC, Value *Mask) {
+  Type *I8 = B.getInt8Ty(), *I64 = B.getInt64Ty();
+  if (!MatrixFrames) {
+    IRBuilder<> EB(&*VF->getEntryBlock().getFirstInsertionPt());
+    MatrixFrames = EB.CreateAlloca(ArrayType::get(I8, sizeof(MatrixLanes)),
+                                   nullptr, "matrix.lanes");
+    // The alloca may become a slice of the thread's frame, which is only
+    // 8-byte aligned: the accesses below assume no more.
+    MatrixFrames->setAlignment(Align(8));
+  }
+  auto at = [&](unsigned Off) {
+    return B.CreateConstInBoundsGEP1_32(I8, MatrixFrames, Off);
+  };
+  auto wordAt = [&](unsigned Word) {
+    return at(offsetof(MatrixLanes, Words) + Word * 4 * 32);
+  };
+  Type *V32 = vecTy(I32);
+  // Fragment registers are 32 bits, or 64 (two words: low, then high).
+  auto putWords = [&](Value *V, unsigned &Word) {
+    Value *Vec = vec(B, V);
+    unsigned Bits = unsigned(V->getType()->getPrimitiveSizeInBits());
+    if (Bits == 32) {
+      B.CreateAlignedStore(B.CreateBitCast(Vec, V32), wordAt(Word++), Align(4));
+      return true;
+    }
+    if (Bits != 64)
+      return false;
+    Word = alignTo(Word, 2);
+    Value *Int = B.CreateBitCast(Vec, vecTy(I64));
+    B.CreateAlignedStore(B.CreateTrunc(Int, V32), wordAt(Word++), Align(4));
+    B.CreateAlignedStore(B.CreateTrunc(B.CreateLShr(Int, splat(B.getInt64(32))), V32),
+                         wordAt(Word++), Align(4));
+    return true;
+  };
+  unsigned NumArgs = CI.arg_size() - (MC.HasStride ? 1 : 0);
+  // No stride operand: the fragment's default (0 tells the runtime).
+  B.CreateAlignedStore(
+      MC.HasStride ? vec(B, CI.getArgOperand(NumArgs)) : splat(B.getInt32(0)),
+      at(offsetof(MatrixLanes, Stride)), Align(4));
+  unsigned Word = 0;
+  for (unsigned A = 0; A < NumArgs; ++A) {
+    Value *V = CI.getArgOperand(A);
+    if (V->getType()->isPointerTy()) {
+      Value *Addr = B.CreatePtrToInt(
+          B.CreateAddrSpaceCast(
+              vec(B, V), VectorType::get(PointerType::get(Ctx, 0),
+                                         ElementCount::getFixed(W))),
+          vecTy(I64));
+      B.CreateAlignedStore(Addr, at(offsetof(MatrixLanes, Address)), Align(8));
+      continue;
+    }
+    if (!putWords(V, Word))
+      return fail("a matrix operand that is not 32 or 64 bits wide");
+  }
+  unsigned WordsIn = Word;
+  Type *RT = CI.getType();
+  auto *ST = dyn_cast<StructType>(RT);
+  SmallVector<Type *, 8> Elems;
+  if (ST)
+    Elems.append(ST->element_begin(), ST->element_end());
+  else if (!RT->isVoidTy())
+    Elems.push_back(RT);
+  unsigned WordsOut = 0;
+  for (Type *E : Elems) {
+    unsigned Bits = unsigned(E->getPrimitiveSizeInBits());
+    if (Bits != 32 && Bits != 64)
+      return fail("a matrix result that is not 32 or 64 bits wide");
+    WordsOut = (Bits == 64 ? alignTo(WordsOut, 2) : WordsOut) + Bits / 32;
+  }
+  uint64_t Desc;
+  static_assert(sizeof(Desc) == sizeof(MatrixDesc));
+  std::memcpy(&Desc, &MC.Desc, sizeof(Desc));
+  Type *PtrT = PointerType::get(Ctx, 0);
+  FunctionCallee Run = M.getOrInsertFunction(
+      "cuhip_matrix_lanes",
+      FunctionType::get(Type::getVoidTy(Ctx), {PtrT, I32, I32, I32, I32, I64},
+                        false));
+  B.CreateCall(Run, {MatrixFrames, B.getInt32(WordsIn), B.getInt32(WordsOut),
+                     lanesToInt(B, Mask), B.getInt32(uint32_t(MC.Op)),
+                     B.getInt64(Desc)});
+  if (Elems.empty())
+    return true;
+  SmallVector<Value *, 8> Parts;
+  Word = 0;
+  for (Type *E : Elems) {
+    Value *R;
+    if (E->getPrimitiveSizeInBits() == 32) {
+      R = B.CreateAlignedLoad(V32, wordAt(Word++), Align(4));
+    } else {
+      Word = alignTo(Word, 2);
+      Value *Lo = B.CreateZExt(B.CreateAlignedLoad(V32, wordAt(Word++), Align(4)),
+                               vecTy(I64));
+      Value *Hi = B.CreateZExt(B.CreateAlignedLoad(V32, wordAt(Word++), Align(4)),
+                               vecTy(I64));
+      R = B.CreateOr(Lo, B.CreateShl(Hi, splat(B.getInt64(32))));
+    }
+    Parts.push_back(B.CreateBitCast(R, vecTy(E)));
+  }
+  if (ST)
+    MatrixParts[&CI] = std::move(Parts);
+  else
+    Map[&CI] = Parts[0];
+  return true;
+}
+
 /// Lane Idx[l]'s element of V for every lane l (a cross-lane permute): a
 /// shufflevector when Idx is constant, else a stack copy read back with a
 /// gather.
@@ -936,6 +1169,14 @@ bool Vectorizer::emitInstruction(IRBuilder<> &B, Instruction &I,
     return emitPerLane(B, I, Mask);
   if (auto *CI = dyn_cast<CallInst>(&I); CI && isWarpCollective(*CI))
     return emitCollective(B, *CI, Mask);
+  if (auto *CI = dyn_cast<CallInst>(&I))
+    if (std::optional<MatrixCollective> MC = matrixLanesCall(CI))
+      return emitMatrix(B, *CI, *MC, Mask);
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I);
+      EV && MatrixParts.count(EV->getAggregateOperand())) {
+    Map[&I] = MatrixParts[EV->getAggregateOperand()][EV->getIndices()[0]];
+    return true;
+  }
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
     auto [Old, Ok] = CmpXchgParts.lookup(EV->getAggregateOperand());
     Map[&I] = EV->getIndices()[0] == 0 ? Old : Ok;
@@ -1318,6 +1559,7 @@ Function *vectorizeThreadFunction(Function &Thread, unsigned W,
   ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&Thread, VMap);
   Copy->setName(Thread.getName() + ".vectorizing");
+  packMatrixCalls(*Copy);
   {
     FunctionAnalysisManager FAM;
     PassBuilder PB;
@@ -1345,6 +1587,12 @@ Function *vectorizeThreadFunction(Function &Thread, unsigned W,
   }
   Function *VF = Vectorizer(*Copy, W, WhyNot).run(Name.str());
   Copy->eraseFromParent();
+  // The copy's matrix declarations (packMatrixCalls) are used no more.
+  Module &M = *Thread.getParent();
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() &&
+        F.getName().starts_with(MatrixLanesPrefix))
+      F.eraseFromParent();
   return VF;
 }
 

@@ -47,6 +47,7 @@
 #include "cuhip/ptx/Mbarrier.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
@@ -107,6 +108,9 @@ bool isBarrier(const Instruction &I) {
 }
 
 constexpr const char *WarpCutName = "cuhip.warp.cut";
+// On a shared-memory access before which the lanes of a warp wait for each
+// other (markLockstepAccesses).
+constexpr const char *LockstepMD = "cuhip.lockstep";
 // A block barrier that also runs a block-wide collective (bar.red).
 constexpr const char *BlockCutName = "cuhip.block.cut";
 
@@ -263,6 +267,7 @@ private:
   void replaceSpecialRegisters();
   void bindDeviceLibraryCalls();
   void promoteRegisters();
+  void cutAtLockstepAccesses();
   void cutAtCollectives();
   void cutAtMatrixCollective(CallInst *Call, const MatrixCollective &MC,
                              FunctionCallee Cut);
@@ -479,6 +484,24 @@ void WorkGroupBuilder::promoteRegisters() {
     return;
   DominatorTree DT(*Thread);
   PromoteMemToReg(Allocas, DT);
+}
+
+/// The accesses markLockstepAccesses chose get a warp cut in front of them.
+void WorkGroupBuilder::cutAtLockstepAccesses() {
+  SmallVector<Instruction *> Marked;
+  for (Instruction &I : instructions(Thread))
+    if (I.getMetadata(LockstepMD))
+      Marked.push_back(&I);
+  if (Marked.empty())
+    return;
+  FunctionCallee Cut = M.getOrInsertFunction(
+      WarpCutName, FunctionType::get(Type::getVoidTy(Ctx),
+                                     {Type::getInt32Ty(Ctx)}, false));
+  for (Instruction *I : Marked) {
+    IRBuilder<> B(I);
+    B.CreateCall(Cut, {B.getInt32(uint32_t(WarpOp::Converge))});
+    I->setMetadata(LockstepMD, nullptr);
+  }
 }
 
 /// Replaces each collective call with: its operands stored to the frame's
@@ -1317,6 +1340,169 @@ static void holdWarpsTogether(Function &F) {
   }
 }
 
+/// Can P address `.shared` memory? Follows address arithmetic back to a
+/// pointer in the shared window, also through `cvta` to a generic address,
+/// integer offsets added to it and the registers (stack slots) holding it.
+static bool mayAddressShared(const Value *P) {
+  SmallPtrSet<const Value *, 16> Seen;
+  SmallVector<const Value *> Work = {P};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 256)
+      return false;
+    if (V->getType()->isPointerTy() && V->getType()->getPointerAddressSpace() == 3)
+      return true;
+    if (auto *Phi = dyn_cast<PHINode>(V)) {
+      for (const Value *In : Phi->incoming_values())
+        Work.push_back(In);
+      continue;
+    }
+    // PTX registers are still stack slots here: whatever is stored to one.
+    if (auto *L = dyn_cast<LoadInst>(V)) {
+      if (auto *Slot = dyn_cast<AllocaInst>(L->getPointerOperand()))
+        for (const User *U : Slot->users())
+          if (auto *S = dyn_cast<StoreInst>(U); S && S->getPointerOperand() == Slot)
+            Work.push_back(S->getValueOperand());
+      continue;
+    }
+    auto *O = dyn_cast<Operator>(V);
+    if (!O)
+      continue;
+    switch (O->getOpcode()) {
+    case Instruction::GetElementPtr:
+    case Instruction::AddrSpaceCast:
+    case Instruction::BitCast:
+    case Instruction::IntToPtr:
+    case Instruction::PtrToInt:
+    case Instruction::ZExt:
+    case Instruction::SExt:
+    case Instruction::Trunc:
+      Work.push_back(O->getOperand(0));
+      break;
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Or:
+      Work.push_back(O->getOperand(0));
+      Work.push_back(O->getOperand(1));
+      break;
+    case Instruction::Select:
+      Work.push_back(O->getOperand(1));
+      Work.push_back(O->getOperand(2));
+      break;
+    default:
+      break;
+    }
+  }
+  return false;
+}
+
+/// The scheduled block function runs each lane of a warp from one cut to
+/// the next before the next lane starts. On a GPU the lanes of a converged
+/// warp go through those instructions together, and warp-synchronous code
+/// relies on it without a `__syncwarp`: lanes store their part of a tile
+/// to shared memory and read each other's parts straight after (llama.cpp's
+/// single-warp matrix kernels gather mma.sync results this way), or read
+/// a word that the next step overwrites. In a kernel with warp collectives
+/// or matrix instructions, a shared-memory access that can follow a
+/// conflicting one (a load after a store or atomic, a store or atomic after
+/// a load) with no cut in between gets LockstepMD: the lanes waiting there
+/// go on together, so every lane's earlier access is done before any
+/// lane's later one, as in lockstep. Consecutive stores, consecutive loads
+/// and consecutive atomics stay in one region. The SIMD path runs a warp's
+/// lanes in lockstep anyway and does not need this.
+static void markLockstepAccesses(Function &F) {
+  bool WarpCode = false;
+  for (Instruction &I : instructions(F)) {
+    const CollectiveInfo *CI = collectiveInfo(I);
+    WarpCode |= (CI && CI->F != CollectiveInfo::NamedBarrier &&
+                 CI->F != CollectiveInfo::BarRed) ||
+                matrixCollective(I).has_value();
+  }
+  if (!WarpCode)
+    return;
+  enum : uint8_t { Load = 1, Store = 2, Atomic = 4 };
+  auto kindOf = [](const Instruction &I) -> uint8_t {
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      return mayAddressShared(L->getPointerOperand()) ? Load : 0;
+    if (auto *S = dyn_cast<StoreInst>(&I))
+      return mayAddressShared(S->getPointerOperand()) ? Store : 0;
+    if (auto *A = dyn_cast<AtomicRMWInst>(&I))
+      return mayAddressShared(A->getPointerOperand()) ? Atomic : 0;
+    if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+      return mayAddressShared(X->getPointerOperand()) ? Atomic : 0;
+    return 0;
+  };
+  auto conflicts = [](uint8_t Seen, uint8_t Kind) {
+    return (Kind == Load && (Seen & (Store | Atomic))) ||
+           (Kind == Store && (Seen & (Load | Atomic))) ||
+           (Kind == Atomic && (Seen & (Load | Store)));
+  };
+  auto isCutHere = [](const Instruction &I) {
+    return isBarrier(I) || collectiveInfo(I) || matrixCollective(I) ||
+           (isa<CallInst>(I) && mbarrier::isWait(cast<CallInst>(I)));
+  };
+  DenseMap<const Instruction *, uint8_t> Kinds;
+  for (Instruction &I : instructions(F))
+    if (uint8_t K = kindOf(I))
+      Kinds[&I] = K;
+  if (Kinds.empty())
+    return;
+  SmallPtrSet<const Instruction *, 16> Marked;
+  // Which accesses a block's end can follow since the last cut, given the
+  // marks so far; marking resets that set.
+  auto transfer = [&](BasicBlock &BB, uint8_t Seen,
+                      SmallVectorImpl<Instruction *> *NewMarks) {
+    for (Instruction &I : BB) {
+      if (isCutHere(I) || Marked.contains(&I)) {
+        Seen = 0;
+      }
+      auto It = Kinds.find(&I);
+      if (It == Kinds.end())
+        continue;
+      if (conflicts(Seen, It->second)) {
+        if (NewMarks)
+          NewMarks->push_back(&I);
+        Seen = It->second;
+      } else {
+        Seen |= It->second;
+      }
+    }
+    return Seen;
+  };
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  for (;;) {
+    DenseMap<BasicBlock *, uint8_t> Out;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (BasicBlock *BB : RPOT) {
+        uint8_t In = 0;
+        for (BasicBlock *P : predecessors(BB))
+          In |= Out.lookup(P);
+        uint8_t O = transfer(*BB, In, nullptr);
+        if (O != Out.lookup(BB)) {
+          Out[BB] = O;
+          Changed = true;
+        }
+      }
+    }
+    SmallVector<Instruction *> NewMarks;
+    for (BasicBlock *BB : RPOT) {
+      uint8_t In = 0;
+      for (BasicBlock *P : predecessors(BB))
+        In |= Out.lookup(P);
+      transfer(*BB, In, &NewMarks);
+    }
+    if (NewMarks.empty())
+      break;
+    Marked.insert(NewMarks.begin(), NewMarks.end());
+  }
+  for (const Instruction *I : Marked)
+    const_cast<Instruction *>(I)->setMetadata(LockstepMD,
+                                              MDNode::get(F.getContext(), {}));
+}
+
 Error WorkGroupBuilder::run() {
   if (Error E = makeThreadFunction())
     return E;
@@ -1329,6 +1515,7 @@ Error WorkGroupBuilder::run() {
         UsesReserved |= F->getName().starts_with("cuhip.sreg.reserved_smem");
   // Before flattening, while each access still names its state space.
   holdWarpsTogether(*Thread);
+  markLockstepAccesses(*Thread);
   if (Memcheck)
     instrumentMemoryAccesses(*Thread, Thread->getArg(ArgCtx),
                              Thread->getArg(ArgTidX), Thread->getArg(ArgTidY),
@@ -1351,10 +1538,12 @@ Error WorkGroupBuilder::run() {
     // A kernel with warp collectives runs whole warps as one vector
     // program, so that shuffles and votes stay in registers.
     bool Collectives = false;
-    for (Instruction &I : instructions(Thread))
+    for (Instruction &I : instructions(Thread)) {
       if (const CollectiveInfo *CI = collectiveInfo(I))
         Collectives |= CI->F != CollectiveInfo::NamedBarrier &&
                        CI->F != CollectiveInfo::BarRed;
+      Collectives |= matrixCollective(I).has_value();
+    }
     if (Collectives)
       WarpWidth = 32;
     std::string WhyNot;
@@ -1367,6 +1556,7 @@ Error WorkGroupBuilder::run() {
       Layout.ScalarReason = WhyNot;
   }
   // The scalar path runs the block's threads one at a time.
+  cutAtLockstepAccesses();
   lowerSharedAtomics(*Thread);
   cutAtCollectives();
   if (Error E = splitAtCuts())

@@ -132,6 +132,9 @@ enum class WarpOp : uint32_t {
   // B the parity of the awaited phase. The lane waits until that phase
   // completes (or nothing else in the block can run).
   MbarrierWait,
+  // The lanes waiting here go on together: warp-synchronous shared-memory
+  // code expects a converged warp's accesses in lockstep. No operands.
+  Converge,
 };
 
 /// Element types of matrix fragments.
@@ -212,6 +215,24 @@ inline constexpr uint32_t MaxMbarrierStalls = 1024;
 /// when no lane of the warp waits at a collective. Called by generated code.
 extern "C" uint32_t cuhip_warp_step(uint8_t *WarpFrames, uint32_t Lanes,
                                     const WarpSchedule *S);
+/// The operands and results of a matrix instruction that a warp run as
+/// one vector program hands to cuhip_matrix_lanes: register by register,
+/// each a vector of the 32 lanes' values (64-bit registers take two words,
+/// low and high, at an even word), so generated code moves them with
+/// plain vector stores and loads.
+struct MatrixLanes {
+  uint64_t Address[32]; // per lane, as MatrixExchange::Address
+  uint32_t Stride[32];  // per lane, as MatrixExchange::Stride
+  uint32_t Words[32][32]; // [word][lane]
+};
+
+/// Runs matrix instruction Op (LdMatrix ... WmmaMma), whose MatrixDesc is
+/// Desc, for the lanes in Active (bit L: lane L) of the warp in Lanes:
+/// WordsIn operand words go in, WordsOut result words come back in their
+/// place. Called by generated code.
+extern "C" void cuhip_matrix_lanes(MatrixLanes *Lanes, uint32_t WordsIn,
+                                   uint32_t WordsOut, uint32_t Active,
+                                   uint32_t Op, uint64_t Desc);
 /// After every warp of a block has stopped at a barrier or exited: counts
 /// bar.arrive arrivals, releases every named barrier whose thread count is
 /// reached, the mbarrier waits whose phase has completed and, when all

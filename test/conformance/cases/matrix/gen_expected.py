@@ -594,6 +594,29 @@ def wmma_other():
         text += 'expect %s %s = %s\n' % (n, t, values(v))
     write('wmma-other.data', text)
 
+def mma_shared_gather():
+    # A 16x16 and B 16x8 of small integers, so every product and partial
+    # sum is exact; D = A*B with no C. The kernel reads A row-major and B
+    # as its transpose (8x16 row-major), and writes D row-major (16x8).
+    A = [[float((i + 2 * k) % 7 - 3) for k in range(16)] for i in range(16)]
+    B = [[float((3 * k + j) % 5 - 2) for j in range(8)] for k in range(16)]
+    D = [[sum(A[i][k] * B[k][j] for k in range(16)) for j in range(8)]
+         for i in range(16)]
+    text = header([
+        'One warp: A and B staged in shared memory, ldmatrix, mma.sync',
+        'm16n8k16 f16 -> f32, the D fragment stored to shared memory by its',
+        'lane and read back row-major by other lanes with no barrier, as a',
+        'converged warp does (see the .ptx). A[i][k] = (i + 2k) % 7 - 3,',
+        'B[k][j] = (3k + j) % 5 - 2; D = A*B is exact in f32.',
+    ])
+    text += 'kernel mmaSharedGather\nblock 32\n'
+    text += 'buffer a f16 = %s\n' % values([A[i][k] for i in range(16) for k in range(16)])
+    text += 'buffer bt f16 = %s\n' % values([B[k][j] for j in range(8) for k in range(16)])
+    text += 'buffer d f32 [128]\n'
+    text += 'param a\nparam bt\nparam d\n'
+    text += 'expect d f32 = %s\n' % values([D[i][j] for i in range(16) for j in range(8)])
+    write('mma-shared-gather.data', text)
+
 
 if __name__ == '__main__':
     mma_f16()
@@ -603,3 +626,4 @@ if __name__ == '__main__':
     ldst_matrix()
     wmma_f16()
     wmma_other()
+    mma_shared_gather()

@@ -366,7 +366,23 @@ bool isBlockBarrier(const CallInst &CI) {
   return Id && Id->isZero();
 }
 
+/// More matrix instructions than this keep a kernel on the scalar path:
+/// their fragments, vectors of the 32 lanes' registers, would be live all
+/// at once (fully unrolled tensor-core GEMMs hold dozens of fragments and
+/// run thousands of instructions), and register allocation of such a
+/// vector program takes minutes and gigabytes where the scalar path's
+/// regions, which keep fragments in the frame, take seconds.
+constexpr unsigned MaxMatrixInstructions = 256;
+
 bool Vectorizer::check() {
+  {
+    unsigned Matrix = 0;
+    for (const Instruction &I : instructions(F))
+      Matrix += matrixLanesCall(&I).has_value();
+    if (Matrix > MaxMatrixInstructions)
+      return fail(Twine(Matrix) + " matrix instructions (more than " +
+                  Twine(MaxMatrixInstructions) + ")");
+  }
   {
     ReversePostOrderTraversal<const Function *> RPOT(&F);
     if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI))

@@ -698,10 +698,21 @@ Error WorkGroupBuilder::splitAtCuts() {
   RegionEntries.push_back(&Thread->getEntryBlock());
   RegionOp.push_back(uint32_t(WarpOp::None));
   RegionAtBarrier.push_back(false);
-  for (Instruction *C : Cuts) {
+  // Split from the last cut back, so that each split moves only the
+  // instructions up to the next cut: in program order every split would
+  // move the rest of the block again, quadratic in a fully unrolled kernel
+  // with thousands of cuts in one block.
+  SmallVector<BasicBlock *> CutBlocks(Cuts.size());
+  for (size_t I = Cuts.size(); I-- > 0;) {
+    Instruction *C = Cuts[I];
     BasicBlock *BB = C->getParent();
     if (&BB->front() != C || BB == &Thread->getEntryBlock())
       BB = SplitBlock(BB, C->getIterator());
+    CutBlocks[I] = BB;
+  }
+  for (size_t I = 0; I < Cuts.size(); ++I) {
+    Instruction *C = Cuts[I];
+    BasicBlock *BB = CutBlocks[I];
     BarrierId[BB] = RegionEntries.size();
     RegionEntries.push_back(BB);
     RegionOp.push_back(

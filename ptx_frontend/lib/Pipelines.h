@@ -10,20 +10,22 @@
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Passes/PassBuilder.h"
 
 namespace cuhip::ptx {
 
 /// Builds a module pipeline with Build (given a PassBuilder for TM, which
-/// may be null) and runs it over M.
+/// may be null) and runs it over M, with PIC's instrumentation if given.
 template <typename BuildFn>
 void runModulePipeline(llvm::Module &M, llvm::TargetMachine *TM,
-                       const llvm::PipelineTuningOptions &PTO, BuildFn Build) {
+                       const llvm::PipelineTuningOptions &PTO, BuildFn Build,
+                       llvm::PassInstrumentationCallbacks *PIC = nullptr) {
   llvm::LoopAnalysisManager LAM;
   llvm::FunctionAnalysisManager FAM;
   llvm::CGSCCAnalysisManager CGAM;
   llvm::ModuleAnalysisManager MAM;
-  llvm::PassBuilder PB(TM, PTO);
+  llvm::PassBuilder PB(TM, PTO, std::nullopt, PIC);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -35,10 +37,14 @@ void runModulePipeline(llvm::Module &M, llvm::TargetMachine *TM,
 
 /// LLVM's O3 pipeline for TM.
 inline void runO3(llvm::Module &M, llvm::TargetMachine *TM,
-                  const llvm::PipelineTuningOptions &PTO = {}) {
-  runModulePipeline(M, TM, PTO, [](llvm::PassBuilder &PB) {
-    return PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  });
+                  const llvm::PipelineTuningOptions &PTO = {},
+                  llvm::PassInstrumentationCallbacks *PIC = nullptr) {
+  runModulePipeline(
+      M, TM, PTO,
+      [](llvm::PassBuilder &PB) {
+        return PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+      },
+      PIC);
 }
 
 } // namespace cuhip::ptx

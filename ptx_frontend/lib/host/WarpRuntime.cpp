@@ -206,18 +206,18 @@ inline float fastFloatOf(MatrixElem T, uint64_t Bits) {
 /// turn: each element sees its products in increasing k. With N known
 /// (the shapes' 8, 16 and 32 columns) a row of Acc stays in vector
 /// registers.
-template <unsigned N>
+template <unsigned N, typename T>
 [[gnu::always_inline]] inline void fmaRows(unsigned M, unsigned K,
-                                           const float *__restrict A,
-                                           const float *__restrict B,
-                                           float *__restrict Acc) {
+                                           const T *__restrict A,
+                                           const T *__restrict B,
+                                           T *__restrict Acc) {
   for (unsigned R = 0; R < M; ++R) {
-    float Row[N];
+    T Row[N];
     for (unsigned Col = 0; Col < N; ++Col)
       Row[Col] = Acc[R * N + Col];
     for (unsigned I = 0; I < K; ++I) {
-      float V = A[R * K + I];
-      const float *BI = B + I * N;
+      T V = A[R * K + I];
+      const T *BI = B + I * N;
       for (unsigned Col = 0; Col < N; ++Col)
         Row[Col] = std::fma(V, BI[Col], Row[Col]);
     }
@@ -228,12 +228,12 @@ template <unsigned N>
 
 /// fmaRows for any shape. A CPU with FMA (and so AVX) gets a clone that
 /// uses its instructions instead of calls into the C library.
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target_clones("fma", "default")))
-#endif
-void fmaProducts(unsigned M, unsigned N, unsigned K,
-                 const float *__restrict A, const float *__restrict B,
-                 float *__restrict Acc) {
+template <typename T>
+[[gnu::always_inline]] inline void fmaAnyShape(unsigned M, unsigned N,
+                                               unsigned K,
+                                               const T *__restrict A,
+                                               const T *__restrict B,
+                                               T *__restrict Acc) {
   switch (N) {
   case 8:
     return fmaRows<8>(M, K, A, B, Acc);
@@ -248,6 +248,24 @@ void fmaProducts(unsigned M, unsigned N, unsigned K,
           Acc[R * N + Col] =
               std::fma(A[R * K + I], B[I * N + Col], Acc[R * N + Col]);
   }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void fmaProducts(unsigned M, unsigned N, unsigned K,
+                 const float *__restrict A, const float *__restrict B,
+                 float *__restrict Acc) {
+  fmaAnyShape(M, N, K, A, B, Acc);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void fmaProducts(unsigned M, unsigned N, unsigned K,
+                 const double *__restrict A, const double *__restrict B,
+                 double *__restrict Acc) {
+  fmaAnyShape(M, N, K, A, B, Acc);
 }
 
 /// Out = A * B + C for row-major M x K, K x N and M x N matrices of
@@ -269,15 +287,17 @@ void multiplyAccumulate(const MatrixDesc &D, const uint64_t *A,
     return;
   }
   if (D.A == MatrixElem::F64) {
-    for (unsigned R = 0; R < M; ++R)
-      for (unsigned Col = 0; Col < N; ++Col) {
-        unsigned At = R * N + Col;
-        double Acc = std::bit_cast<double>(C[At]);
-        for (unsigned I = 0; I < K; ++I)
-          Acc = std::fma(std::bit_cast<double>(A[R * K + I]),
-                         std::bit_cast<double>(B[I * N + Col]), Acc);
-        Out[At] = std::bit_cast<uint64_t>(Acc);
-      }
+    // The same fused multiply-adds in the same order, in FMA registers.
+    double DA[512], DB[512], Acc[512];
+    for (unsigned I = 0; I < M * K; ++I)
+      DA[I] = std::bit_cast<double>(A[I]);
+    for (unsigned I = 0; I < K * N; ++I)
+      DB[I] = std::bit_cast<double>(B[I]);
+    for (unsigned I = 0; I < M * N; ++I)
+      Acc[I] = std::bit_cast<double>(C[I]);
+    fmaProducts(M, N, K, DA, DB, Acc);
+    for (unsigned I = 0; I < M * N; ++I)
+      Out[I] = std::bit_cast<uint64_t>(Acc[I]);
   }
   // Floating point: multiplyWarp computes it with fmaProducts.
 }

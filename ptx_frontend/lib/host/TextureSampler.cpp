@@ -19,6 +19,8 @@
 // cube maps take the texels beyond a face's edge from the next face.
 //
 //===----------------------------------------------------------------------===//
+#include "HalfBits.h"
+
 #include "cuhip/ptx/HostTarget.h"
 #include "cuhip/ptx/TextureDescriptor.h"
 
@@ -31,32 +33,9 @@ using cuhip::ptx::TexAddressMode;
 using cuhip::ptx::TexChannelKind;
 using cuhip::ptx::TextureDescriptor;
 namespace ptx = cuhip::ptx;
+using cuhip::ptx::host::halfToFloat;
 
 namespace {
-
-float halfToFloat(uint16_t H) {
-  uint32_t Sign = uint32_t(H & 0x8000) << 16;
-  uint32_t Exp = (H >> 10) & 0x1f, Mant = H & 0x3ff;
-  uint32_t Bits;
-  if (Exp == 0x1f) {
-    Bits = Sign | 0x7f800000 | (Mant << 13);
-  } else if (Exp != 0) {
-    Bits = Sign | ((Exp + 112) << 23) | (Mant << 13);
-  } else if (Mant == 0) {
-    Bits = Sign;
-  } else {
-    // A subnormal half is a normal float: shift the mantissa up.
-    int E = -1;
-    do {
-      Mant <<= 1;
-      ++E;
-    } while (!(Mant & 0x400));
-    Bits = Sign | uint32_t(112 - E) << 23 | ((Mant & 0x3ff) << 13);
-  }
-  float F;
-  std::memcpy(&F, &Bits, 4);
-  return F;
-}
 
 float bitsToFloat(uint32_t B) {
   float F;

@@ -12,6 +12,8 @@
 // generated code small and the semantics in one place.
 //
 //===----------------------------------------------------------------------===//
+#include "HalfBits.h"
+
 #include "cuhip/ptx/HostTarget.h"
 #include "cuhip/ptx/MatrixLayout.h"
 #include "cuhip/ptx/Mbarrier.h"
@@ -152,12 +154,8 @@ unsigned fragmentWords(unsigned E, MatrixElem T) {
 
 float floatOf(MatrixElem T, uint64_t Bits) {
   switch (T) {
-  case MatrixElem::F16: {
-    uint16_t H = uint16_t(Bits);
-    _Float16 F;
-    std::memcpy(&F, &H, 2);
-    return float(F);
-  }
+  case MatrixElem::F16:
+    return halfToFloat(uint16_t(Bits));
   case MatrixElem::BF16:
     return std::bit_cast<float>(uint32_t(Bits) << 16);
   case MatrixElem::TF32:
@@ -183,23 +181,6 @@ int64_t intOf(MatrixElem T, uint64_t Bits) {
   if (T == MatrixElem::U8)
     return uint8_t(Bits);
   return int32_t(uint32_t(Bits));
-}
-
-/// The f32 value of binary16 bits, by their fields: the C library's
-/// conversion is a call per value.
-inline float halfToFloat(uint32_t H) {
-  uint32_t Sign = (H & 0x8000u) << 16, Exp = (H >> 10) & 0x1f, Man = H & 0x3ff;
-  if (Exp == 0x1f)
-    return std::bit_cast<float>(Sign | 0x7f800000u | Man << 13);
-  if (Exp == 0)
-    return std::bit_cast<float>(Sign |
-                                std::bit_cast<uint32_t>(float(Man) * 0x1p-24f));
-  return std::bit_cast<float>(Sign | (Exp + 112) << 23 | Man << 13);
-}
-
-/// floatOf with the binary16 case inline.
-inline float fastFloatOf(MatrixElem T, uint64_t Bits) {
-  return T == MatrixElem::F16 ? halfToFloat(uint32_t(Bits)) : floatOf(T, Bits);
 }
 
 /// Acc[r][c] = fma(A[r][k], B[k][c], Acc[r][c]) for k = 0, 1, ... K - 1 in
@@ -440,11 +421,11 @@ void multiplyWarp(bool Wmma, uint8_t *WF, uint32_t FB, uint32_t Waiting,
       const uint16_t *PA = P.A + L * 32, *PB = P.B + L * 32,
                      *PC = P.C + L * 32;
       for (unsigned I = 0; I < EA; ++I)
-        FA[PA[I]] = fastFloatOf(D.A, elementOf(W, BitsA, I));
+        FA[PA[I]] = floatOf(D.A, elementOf(W, BitsA, I));
       for (unsigned I = 0; I < EB; ++I)
-        FBm[PB[I]] = fastFloatOf(D.B, elementOf(W + WA, BitsB, I));
+        FBm[PB[I]] = floatOf(D.B, elementOf(W + WA, BitsB, I));
       for (unsigned I = 0; I < EC; ++I)
-        Acc[PC[I]] = fastFloatOf(D.C, elementOf(W + WA + WB, BitsC, I));
+        Acc[PC[I]] = floatOf(D.C, elementOf(W + WA + WB, BitsC, I));
     }
     fmaProducts(M, N, K, FA, FBm, Acc);
     forEachLane(Waiting, [&](unsigned L) {

@@ -127,9 +127,9 @@ private:
   DenseMap<const Value *, std::pair<Value *, Value *>> CmpXchgParts;
   /// A matrix instruction's results, one vector per element of its struct.
   DenseMap<const Value *, SmallVector<Value *, 8>> MatrixParts;
-  /// The lanes' WarpExchange + MatrixExchange records matrix instructions
-  /// pass to the runtime (created on first use).
-  AllocaInst *MatrixFrames = nullptr;
+  /// The MatrixLanes record matrix instructions pass to the runtime
+  /// (created on first use).
+  AllocaInst *MatrixRecord = nullptr;
   DenseMap<BasicBlock *, BasicBlock *> BlockMap;
   DenseMap<BasicBlock *, BasicBlock *> BlockEnd; // last new block of a block
   DenseMap<BasicBlock *, PHINode *> MaskPhi;     // lanes on entry
@@ -842,16 +842,16 @@ bool Vectorizer::emitCollective(IRBuilder<> &B, CallInst &CI, Value *Mask) {
 bool Vectorizer::emitMatrix(IRBuilder<> &B, CallInst &CI,
                             const MatrixCollective &MC, Value *Mask) {
   Type *I8 = B.getInt8Ty(), *I64 = B.getInt64Ty();
-  if (!MatrixFrames) {
+  if (!MatrixRecord) {
     IRBuilder<> EB(&*VF->getEntryBlock().getFirstInsertionPt());
-    MatrixFrames = EB.CreateAlloca(ArrayType::get(I8, sizeof(MatrixLanes)),
+    MatrixRecord = EB.CreateAlloca(ArrayType::get(I8, sizeof(MatrixLanes)),
                                    nullptr, "matrix.lanes");
     // The alloca may become a slice of the thread's frame, which is only
     // 8-byte aligned: the accesses below assume no more.
-    MatrixFrames->setAlignment(Align(8));
+    MatrixRecord->setAlignment(Align(8));
   }
   auto at = [&](unsigned Off) {
-    return B.CreateConstInBoundsGEP1_32(I8, MatrixFrames, Off);
+    return B.CreateConstInBoundsGEP1_32(I8, MatrixRecord, Off);
   };
   auto wordAt = [&](unsigned Word) {
     return at(offsetof(MatrixLanes, Words) + Word * 4 * 32);
@@ -917,7 +917,7 @@ bool Vectorizer::emitMatrix(IRBuilder<> &B, CallInst &CI,
       "cuhip_matrix_lanes",
       FunctionType::get(Type::getVoidTy(Ctx), {PtrT, I32, I32, I32, I32, I64},
                         false));
-  B.CreateCall(Run, {MatrixFrames, B.getInt32(WordsIn), B.getInt32(WordsOut),
+  B.CreateCall(Run, {MatrixRecord, B.getInt32(WordsIn), B.getInt32(WordsOut),
                      lanesToInt(B, Mask), B.getInt32(uint32_t(MC.Op)),
                      B.getInt64(Desc)});
   if (Elems.empty())

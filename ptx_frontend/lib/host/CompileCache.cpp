@@ -30,7 +30,7 @@ namespace cuhip::ptx::host {
 const char *compilerVersion() {
   // Bump whenever lowering or the host target changes the code generated
   // for the same PTX: cached objects of other versions are then never used.
-  return "cuhip-host-7";
+  return "cuhip-host-8";
 }
 
 /// The file holding this compiler (libcuhip-core.so, or a program that links

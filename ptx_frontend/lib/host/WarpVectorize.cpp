@@ -429,6 +429,11 @@ bool Vectorizer::check() {
           return fail("warp collectives need groups of 32 lanes");
         continue;
       }
+      // The clocks: the lanes of a warp read the same counter at the same
+      // instruction, so one read serves the whole group (a uniform call).
+      if (ID == Intrinsic::readcyclecounter ||
+          Callee->getName() == "cuhip_globaltimer")
+        continue;
       if (ID == Intrinsic::not_intrinsic || !isTriviallyVectorizable(ID))
         return fail("a call to " + Callee->getName());
       if (CI->getType()->isAggregateType())

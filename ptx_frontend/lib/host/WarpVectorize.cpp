@@ -192,6 +192,7 @@ private:
   bool emitMatrix(IRBuilder<> &B, CallInst &CI, const MatrixCollective &MC,
                   Value *Mask);
   Value *gatherLanes(IRBuilder<> &B, Value *V, Value *Idx);
+  Value *divideByUniform(IRBuilder<> &B, BinaryOperator &BO);
   bool emitTerminator(IRBuilder<> &B, BasicBlock *BB);
   void finishPhis();
   void noteAffine(IRBuilder<> &B, Instruction &I);
@@ -648,6 +649,75 @@ void Vectorizer::noteAffine(IRBuilder<> &B, Instruction &I) {
   default:
     return;
   }
+}
+
+/// A 32-bit division or remainder of varying dividends by one uniform
+/// divisor (`i % n` with a kernel parameter n): x86 has no vector integer
+/// division, so the backend would divide lane by lane. Instead the divisor's
+/// reciprocal is worked out once, in scalar code that LICM can hoist, and
+/// each lane multiplies (Granlund and Montgomery, "Division by Invariant
+/// Integers using Multiplication", 1994, the round-up method): with
+/// l = ceil(log2 d) and m = floor(2^32 (2^l - d) / d) + 1,
+///   t = mulhi(n, m),  n / d = (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0)
+/// exactly for every 32-bit n and every d >= 1. Signed forms divide the
+/// magnitudes and give the quotient the sign of n * d and the remainder
+/// the sign of n, as sdiv and srem do (INT_MIN / -1, poison in IR, wraps).
+/// Null when BO is not such a division (other widths, varying divisors).
+Value *Vectorizer::divideByUniform(IRBuilder<> &B, BinaryOperator &BO) {
+  Instruction::BinaryOps Op = BO.getOpcode();
+  bool Signed = Op == Instruction::SDiv || Op == Instruction::SRem;
+  bool IsRem = Op == Instruction::URem || Op == Instruction::SRem;
+  if (Op != Instruction::UDiv && Op != Instruction::URem && !Signed)
+    return nullptr;
+  if (!BO.getType()->isIntegerTy(32) || isVarying(BO.getOperand(1)) ||
+      !isVarying(BO.getOperand(0)))
+    return nullptr;
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  // The scalar part: the divisor's magnitude, kept nonzero (a zero divisor
+  // is undefined in IR; umax keeps the hoisted division safe to speculate).
+  Value *D = scalar(BO.getOperand(1));
+  if (Signed)
+    D = B.CreateBinaryIntrinsic(Intrinsic::abs, D, B.getFalse());
+  D = B.CreateBinaryIntrinsic(Intrinsic::umax, D, B.getInt32(1));
+  Value *Lg = B.CreateSub(
+      B.getInt32(32),
+      B.CreateBinaryIntrinsic(Intrinsic::ctlz, B.CreateSub(D, B.getInt32(1)),
+                              B.getFalse()));
+  Value *D64 = B.CreateZExt(D, I64);
+  Value *Pow = B.CreateShl(B.getInt64(1), B.CreateZExt(Lg, I64));
+  Value *Magic = B.CreateAdd(
+      B.CreateTrunc(B.CreateUDiv(B.CreateShl(B.CreateSub(Pow, D64), 32), D64),
+                    I32),
+      B.getInt32(1), "div.magic");
+  Value *Sh1 = B.CreateBinaryIntrinsic(Intrinsic::umin, Lg, B.getInt32(1));
+  Value *Sh2 = B.CreateSub(Lg, Sh1);
+  // The lanes.
+  Value *N = vec(B, BO.getOperand(0));
+  Value *AbsN =
+      Signed ? B.CreateBinaryIntrinsic(Intrinsic::abs, N, B.getFalse()) : N;
+  Value *T = B.CreateTrunc(
+      B.CreateLShr(B.CreateMul(B.CreateZExt(AbsN, vecTy(I64)),
+                               B.CreateVectorSplat(W, B.CreateZExt(Magic, I64))),
+                   splat(B.getInt64(32))),
+      vecTy(I32));
+  Value *Q = B.CreateLShr(
+      B.CreateAdd(T, B.CreateLShr(B.CreateSub(AbsN, T),
+                                  B.CreateVectorSplat(W, Sh1))),
+      B.CreateVectorSplat(W, Sh2), "div.q");
+  Value *R = Q;
+  if (IsRem)
+    R = B.CreateSub(AbsN, B.CreateMul(Q, B.CreateVectorSplat(W, D)));
+  if (Signed) {
+    Value *NNeg = B.CreateICmpSLT(N, splat(B.getInt32(0)));
+    Value *Neg = NNeg;
+    if (!IsRem)
+      Neg = B.CreateXor(NNeg, B.CreateVectorSplat(
+                                  W, B.CreateICmpSLT(scalar(BO.getOperand(1)),
+                                                     B.getInt32(0))));
+    R = B.CreateSelect(Neg, B.CreateNeg(R), R);
+  }
+  R->setName(BO.getName());
+  return R;
 }
 
 bool Vectorizer::emitCall(IRBuilder<> &B, CallInst &CI) {
@@ -1224,6 +1294,10 @@ bool Vectorizer::emitInstruction(IRBuilder<> &B, Instruction &I,
   noteAffine(B, I);
   Value *R = nullptr;
   if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    if (Value *D = divideByUniform(B, *BO)) {
+      Map[&I] = D;
+      return true;
+    }
     Value *L = vec(B, BO->getOperand(0)), *Rv = vec(B, BO->getOperand(1));
     // Inactive lanes must not divide by zero or overflow a division.
     switch (BO->getOpcode()) {

@@ -369,7 +369,6 @@ void lowerDivRem(FunctionLowering &L, const Instruction &I, ScalarType T) {
   bool IsDiv = I.Opcode == "div";
   bool Signed = isSignedInt(T);
   Type *Ty = llvmType(L.Ctx, T);
-  unsigned W = Ty->getIntegerBitWidth();
   Value *A = L.read(I, 1, Ty, Signed);
   Value *Bv = L.read(I, 2, Ty, Signed);
   if (!A || !Bv)
@@ -382,13 +381,14 @@ void lowerDivRem(FunctionLowering &L, const Instruction &I, ScalarType T) {
   Value *Safe = L.B.CreateSelect(IsZero, constant(Ty, 1), Bv);
   Value *R;
   if (Signed) {
-    // INT_MIN / -1 overflows (and traps on x86): its PTX result wraps.
-    Value *MinA =
-        L.B.CreateICmpEQ(A, ConstantInt::get(Ty, APInt::getSignedMinValue(W)));
-    Value *Ovf = L.B.CreateAnd(MinA, L.B.CreateICmpEQ(Bv, allOnes(Ty)));
-    Safe = L.B.CreateSelect(Ovf, constant(Ty, 1), Safe);
+    // INT_MIN / -1 overflows (and traps on x86): its PTX result wraps. A
+    // divisor of -1 is therefore never divided by (the quotient is -A, the
+    // remainder 0), which keeps the divisor free of the dividend: a divisor
+    // that is the same for every thread stays uniform for the vectorizer.
+    Value *MinusOne = L.B.CreateICmpEQ(Bv, allOnes(Ty));
+    Safe = L.B.CreateSelect(MinusOne, constant(Ty, 1), Safe);
     Value *Q = IsDiv ? L.B.CreateSDiv(A, Safe) : L.B.CreateSRem(A, Safe);
-    Q = L.B.CreateSelect(Ovf, IsDiv ? A : Zero, Q);
+    Q = L.B.CreateSelect(MinusOne, IsDiv ? L.B.CreateNeg(A) : Zero, Q);
     R = L.B.CreateSelect(IsZero, IsDiv ? allOnes(Ty) : A, Q);
   } else {
     Value *Q = IsDiv ? L.B.CreateUDiv(A, Safe) : L.B.CreateURem(A, Safe);

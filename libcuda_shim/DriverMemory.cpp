@@ -1069,3 +1069,65 @@ CUHIP_EXPORT CUresult cuMemFreeAsync(CUdeviceptr DPtr, CUstream S) {
 CUHIP_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr DPtr, CUstream S) {
   return freeAsync(DPtr, perThreadStream(S));
 }
+
+//===----------------------------------------------------------------------===//
+// Interprocess handles (runtime/lib/Ipc.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// CUipcMemHandle and CUipcEventHandle: 64 opaque bytes, passed by value.
+struct IpcHandleBytes {
+  char Reserved[64];
+};
+} // namespace
+
+CUHIP_EXPORT CUresult cuIpcGetMemHandle(IpcHandleBytes *Handle,
+                                        CUdeviceptr Ptr) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().ipcGetMemHandle(Handle, ptr(Ptr)));
+}
+
+CUHIP_EXPORT CUresult cuIpcOpenMemHandle(CUdeviceptr *Ptr,
+                                         IpcHandleBytes Handle,
+                                         unsigned int Flags) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Ptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  void *P = nullptr;
+  CUresult R = toCU(runtime().ipcOpenMemHandle(&P, &Handle, Flags));
+  *Ptr = devptr(P);
+  return R;
+}
+
+CUHIP_EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *Ptr,
+                                            IpcHandleBytes Handle,
+                                            unsigned int Flags) {
+  return cuIpcOpenMemHandle(Ptr, Handle, Flags);
+}
+
+CUHIP_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr Ptr) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().ipcCloseMemHandle(ptr(Ptr)));
+}
+
+CUHIP_EXPORT CUresult cuIpcGetEventHandle(IpcHandleBytes *Handle,
+                                          CUevent Event) {
+  if (CUresult R = checkContext())
+    return R;
+  return toCU(runtime().ipcGetEventHandle(Handle, Event));
+}
+
+CUHIP_EXPORT CUresult cuIpcOpenEventHandle(CUevent *Event,
+                                           IpcHandleBytes Handle) {
+  if (CUresult R = checkContext())
+    return R;
+  if (!Event)
+    return CUDA_ERROR_INVALID_VALUE;
+  void *E = nullptr;
+  CUresult R = toCU(runtime().ipcOpenEventHandle(&E, &Handle));
+  *Event = static_cast<CUevent>(E);
+  return R;
+}

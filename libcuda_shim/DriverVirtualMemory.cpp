@@ -16,7 +16,9 @@
 
 #include <map>
 #include <mutex>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 #include <algorithm>
@@ -33,7 +35,12 @@ constexpr size_t Granularity = 2 << 20;
 struct Physical {
   int Fd = -1;
   size_t Size = 0;
+  int HandleTypes = 0; // CUmemAllocationHandleType bits it may be exported as
 };
+
+/// CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR: the memfd itself, which another
+/// process receives (over a Unix socket, SCM_RIGHTS) and imports.
+constexpr int PosixFd = 1;
 
 struct VmState {
   std::mutex Lock;
@@ -104,7 +111,8 @@ CUHIP_EXPORT CUresult cuMemGetAllocationGranularity(
 CUHIP_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *Handle,
                                   size_t Size, const CUmemAllocationProp *Prop,
                                   unsigned long long Flags) {
-  if (CUresult R = checkContext())
+  // Physical allocations name their device in Prop and need no context.
+  if (CUresult R = checkInit())
     return R;
   if (!Handle || !Size || Flags)
     return CUDA_ERROR_INVALID_VALUE;
@@ -131,7 +139,63 @@ CUHIP_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *Handle,
   VmState &S = vm();
   std::lock_guard<std::mutex> G(S.Lock);
   *Handle = S.Next++;
-  S.Handles[*Handle] = {Fd, Size};
+  S.Handles[*Handle] = {Fd, Size, Prop->requestedHandleTypes};
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemExportToShareableHandle(
+    void *Shareable, CUmemGenericAllocationHandle Handle, int HandleType,
+    unsigned long long Flags) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Shareable || Flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (runtime().virtualMemoryOnHip())
+    return notSupported("cuMemExportToShareableHandle on the HIP backend");
+  if (HandleType != PosixFd)
+    return notSupported("shareable handles other than POSIX file descriptors");
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  auto It = S.Handles.find(Handle);
+  if (It == S.Handles.end())
+    return CUDA_ERROR_INVALID_VALUE;
+  // CUDA exports only the handle types the allocation was created for.
+  if (!(It->second.HandleTypes & PosixFd))
+    return CUDA_ERROR_INVALID_VALUE;
+  int Fd = dup(It->second.Fd);
+  if (Fd < 0)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *static_cast<int *>(Shareable) = Fd;
+  return CUDA_SUCCESS;
+}
+
+CUHIP_EXPORT CUresult cuMemImportFromShareableHandle(
+    CUmemGenericAllocationHandle *Handle, void *OsHandle, int HandleType) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Handle)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (runtime().virtualMemoryOnHip())
+    return notSupported("cuMemImportFromShareableHandle on the HIP backend");
+  if (HandleType != PosixFd)
+    return notSupported("shareable handles other than POSIX file descriptors");
+  // The descriptor travels in the pointer's bits; the caller keeps it.
+  int Given = int(reinterpret_cast<intptr_t>(OsHandle));
+  struct stat St;
+  if (Given < 0 || fstat(Given, &St) != 0 || !S_ISREG(St.st_mode) ||
+      St.st_size <= 0 || size_t(St.st_size) % Granularity) {
+    CUHIP_ERROR("cuMemImportFromShareableHandle: descriptor %d is not an "
+                "allocation cuMemExportToShareableHandle exported",
+                Given);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  int Fd = fcntl(Given, F_DUPFD_CLOEXEC, 0);
+  if (Fd < 0)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  VmState &S = vm();
+  std::lock_guard<std::mutex> G(S.Lock);
+  *Handle = S.Next++;
+  S.Handles[*Handle] = {Fd, size_t(St.st_size), PosixFd};
   return CUDA_SUCCESS;
 }
 

@@ -339,42 +339,35 @@ cudaDeviceUnregisterAsyncNotification(int Device,
 // Interprocess sharing
 //===----------------------------------------------------------------------===//
 
-static constexpr const char *NoIpc =
-    "device memory and events are private to the process on cuhip";
+// Memory and events shared with other processes: runtime/lib/Ipc.h.
 
 CUHIP_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *Handle,
                                              void *DevPtr) {
-  if (!Handle || !DevPtr)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  CUHIP_RETURN_NOT_SUPPORTED("cudaIpcGetMemHandle", NoIpc);
+  return runtime().ipcGetMemHandle(Handle, DevPtr);
 }
 
 CUHIP_EXPORT cudaError_t cudaIpcOpenMemHandle(void **DevPtr,
                                               cudaIpcMemHandle_t Handle,
                                               unsigned Flags) {
-  if (!DevPtr)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  CUHIP_RETURN_NOT_SUPPORTED("cudaIpcOpenMemHandle", NoIpc);
+  return runtime().ipcOpenMemHandle(DevPtr, &Handle, Flags);
 }
 
 CUHIP_EXPORT cudaError_t cudaIpcCloseMemHandle(void *DevPtr) {
-  if (!DevPtr)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  CUHIP_RETURN_NOT_SUPPORTED("cudaIpcCloseMemHandle", NoIpc);
+  return runtime().ipcCloseMemHandle(DevPtr);
 }
 
 CUHIP_EXPORT cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *Handle,
                                                cudaEvent_t Event) {
-  if (!Handle)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  CUHIP_RETURN_NOT_SUPPORTED("cudaIpcGetEventHandle", NoIpc);
+  return runtime().ipcGetEventHandle(Handle, Event);
 }
 
 CUHIP_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *Event,
                                                 cudaIpcEventHandle_t Handle) {
-  if (!Event)
-    return runtime().record(rt::cudaErrorInvalidValue);
-  CUHIP_RETURN_NOT_SUPPORTED("cudaIpcOpenEventHandle", NoIpc);
+  void *E = nullptr;
+  cudaError_t R = runtime().ipcOpenEventHandle(&E, &Handle);
+  if (Event)
+    *Event = static_cast<cudaEvent_t>(E);
+  return R;
 }
 
 //===----------------------------------------------------------------------===//

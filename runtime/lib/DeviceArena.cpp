@@ -85,8 +85,11 @@ DeviceArena::DeviceArena(Options O) : Opts(O) {
 }
 
 DeviceArena::~DeviceArena() {
-  for (auto &[Base, Sp] : Spans) // every slab, full or not, has its span
+  for (auto &[Base, Sp] : Spans) { // every slab, full or not, has its span
     delete Sp.S;
+    if (Sp.Fd >= 0)
+      close(Sp.Fd);
+  }
   for (auto [Base, Bytes] : Regions)
     munmap(reinterpret_cast<void *>(Base), Bytes);
 }
@@ -202,14 +205,16 @@ bool DeviceArena::release(void *Ptr) {
       return false;
     size_t Body = Sp.BodyBytes;
     InUse -= Body;
-    if (Body < CacheableBody && CachedBytes + Body <= Opts.CacheBytes) {
+    if (Body < CacheableBody && CachedBytes + Body <= Opts.CacheBytes &&
+        Sp.Fd < 0) {
       Sp.Cached = true;
       Cache.emplace(Body, Base);
       CachedBytes += Body;
       return true;
     }
+    int Fd = Sp.Fd;
     Spans.erase(It);
-    unmapBody(Base, Body);
+    unmapBody(Base, Body, Fd);
     return true;
   }
   Slab *S = Sp.S;
@@ -307,7 +312,7 @@ uintptr_t DeviceArena::mapBody(size_t Body, size_t Align) {
   return Base;
 }
 
-void DeviceArena::unmapBody(uintptr_t Base, size_t Body) {
+void DeviceArena::unmapBody(uintptr_t Base, size_t Body, int Fd) {
   void *P = reinterpret_cast<void *>(Base);
   // Fresh inaccessible pages over the body: its memory goes back to the
   // system, and a late access (use after free) faults.
@@ -316,7 +321,55 @@ void DeviceArena::unmapBody(uintptr_t Base, size_t Body) {
     madvise(P, Body, MADV_DONTNEED);
     mprotect(P, Body, PROT_NONE);
   }
+  if (Fd >= 0)
+    close(Fd); // other processes' mappings keep its pages
   addFree(Base, Body + Guard);
+}
+
+bool DeviceArena::share(const void *Ptr, int *Fd, size_t *Offset) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Spans.upper_bound(A);
+  if (It == Spans.begin()) {
+    errno = EINVAL;
+    return false;
+  }
+  --It;
+  uintptr_t Base = It->first;
+  Span &Sp = It->second;
+  if (A - Base >= Sp.BodyBytes || Sp.Cached) {
+    errno = EINVAL;
+    return false;
+  }
+  if (Sp.Fd < 0) {
+    // The body's contents go into a memfd of its size, which then replaces
+    // the private pages at the same address.
+    int M = memfd_create("cuhip-device-memory", MFD_CLOEXEC);
+    if (M < 0)
+      return false;
+    void *P = reinterpret_cast<void *>(Base);
+    size_t Done = 0;
+    bool Ok = ftruncate(M, off_t(Sp.BodyBytes)) == 0;
+    while (Ok && Done < Sp.BodyBytes) {
+      ssize_t N = pwrite(M, static_cast<char *>(P) + Done,
+                         Sp.BodyBytes - Done, off_t(Done));
+      if (N < 0 && errno == EINTR)
+        continue;
+      Ok = N > 0;
+      Done += Ok ? size_t(N) : 0;
+    }
+    if (!Ok || mmap(P, Sp.BodyBytes, PROT_READ | PROT_WRITE,
+                    MAP_SHARED | MAP_FIXED, M, 0) == MAP_FAILED) {
+      int E = errno;
+      close(M);
+      errno = E;
+      return false;
+    }
+    Sp.Fd = M;
+  }
+  *Fd = Sp.Fd;
+  *Offset = A - Base;
+  return true;
 }
 
 uintptr_t DeviceArena::takeFree(size_t Extent, size_t Align) {
@@ -386,8 +439,9 @@ bool DeviceArena::reserveRegion(size_t Extent) {
 }
 
 void DeviceArena::releaseSlab(Slab *S) {
+  int Fd = Spans[S->Base].Fd;
   Spans.erase(S->Base);
-  unmapBody(S->Base, SlabBytes);
+  unmapBody(S->Base, SlabBytes, Fd);
   delete S;
 }
 

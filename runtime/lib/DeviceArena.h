@@ -71,6 +71,15 @@ public:
   size_t footprint(const void *Ptr);
   /// The footprints of all live allocations together.
   size_t bytesInUse();
+  /// Makes the pages of the live allocation that contains Ptr shareable with
+  /// other processes (cudaIpcGetMemHandle): its body (a slab, or the
+  /// allocation's own pages) moves, contents and address unchanged, onto a
+  /// memfd, which another process maps through /proc/PID/fd/FD. The arena
+  /// owns the descriptor until the body is unmapped. On success *Fd is the
+  /// memfd and *Offset Ptr's offset in it. False (errno set) when Ptr is in
+  /// no live allocation or the system refuses; the contents stay then.
+  /// The caller makes sure nothing writes the body meanwhile.
+  bool share(const void *Ptr, int *Fd, size_t *Offset);
   /// Is Ptr inside one of the arena's regions (allocated or not)?
   bool owns(const void *Ptr);
   /// Inaccessible bytes at least between two allocations' pages.
@@ -89,6 +98,7 @@ private:
     size_t BodyBytes = 0;
     Slab *S = nullptr;   // null for a large allocation
     bool Cached = false; // a freed large allocation kept mapped
+    int Fd = -1;         // a memfd under the body, once share()d
   };
 
   void *allocateSmall(size_t Bytes);
@@ -97,8 +107,8 @@ private:
   /// address space or memory runs out.
   uintptr_t mapBody(size_t Body, size_t Align);
   /// Makes a body inaccessible again (returning its memory) and gives its
-  /// addresses back.
-  void unmapBody(uintptr_t Base, size_t Body);
+  /// addresses back; Fd: the memfd under it, closed.
+  void unmapBody(uintptr_t Base, size_t Body, int Fd = -1);
   uintptr_t takeFree(size_t Extent, size_t Align);
   void addFree(uintptr_t Base, size_t Bytes);
   void eraseFree(std::map<uintptr_t, size_t>::iterator It);

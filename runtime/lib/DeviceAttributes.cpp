@@ -6,7 +6,7 @@
 // cudaDeviceProp field that has an attribute from here too; a value any of
 // them reports is decided in one place. Each attribute says what the
 // backend in use really provides: a feature cuhip does not implement there
-// (PCI, IPC, multicast, mipmaps, GPUDirect, ...)
+// (PCI, multicast, mipmaps, GPUDirect, ...)
 // reports 0, meaning "not supported", as CUDA does on devices that lack it,
 // so programs that check before they use a feature take their fallback
 // rather than fail. Numbers CUDA 13 does not define are
@@ -211,6 +211,13 @@ Status Runtime::deviceAttribute(int A, int Device, int *Value) {
   case HOST_REGISTER_SUPPORTED: V = 1; break;
   case READ_ONLY_HOST_REGISTER_SUPPORTED: V = D.Integrated; break;
   case MEMORY_POOLS_SUPPORTED: V = D.MemoryPools; break;
+  // Device memory is host memory: other processes map it from a memfd
+  // (cudaIpc*, runtime/lib/Ipc.h), and cuMemCreate's memfd is the POSIX
+  // file descriptor cuMemExportToShareableHandle gives.
+  case IPC_EVENT_SUPPORTED:
+  case HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
+    V = D.Integrated;
+    break;
   case MEMPOOL_SUPPORTED_HANDLE_TYPES: V = 0; break; // no shareable handles
   case MAX_PERSISTING_L2_CACHE_SIZE: V = D.MaxPersistingL2CacheSize; break;
   case MAX_ACCESS_POLICY_WINDOW_SIZE: V = D.MaxAccessPolicyWindowSize; break;

@@ -25,6 +25,7 @@
 #include "DeviceLaunch.h"
 #include "DeviceArena.h"
 #include "HipBackend.h"
+#include "Ipc.h"
 #include "StreamQueue.h"
 
 #include "cuhip/ptx/HostTarget.h"
@@ -176,7 +177,8 @@ bool isDefaultStream(void *S) {
 
 // cudaStreamNonBlocking; cudaEventBlockingSync, DisableTiming, Interprocess.
 constexpr unsigned StreamFlagsMask = 0x1;
-constexpr unsigned EventDisableTiming = 0x2, EventFlagsMask = 0x7;
+constexpr unsigned EventDisableTiming = 0x2, EventInterprocess = 0x4,
+                   EventFlagsMask = 0x7;
 
 // Stream ids: the legacy stream's is fixed; created and per-thread streams
 // draw theirs from one counter, so no two streams share one.
@@ -216,6 +218,9 @@ struct EventObj {
   // Set by eventRecord on any host thread: guarded by Impl::StreamLock.
   bool Recorded = false;
   std::shared_ptr<EventMark> Mark; // the latest record (CPU backend)
+  /// An interprocess event's counters (CPU backend): records and waits go
+  /// through them instead of Mark, as other processes record it too.
+  std::shared_ptr<ipc::SharedEvent> Shared;
 };
 
 namespace {
@@ -243,6 +248,15 @@ struct Runtime::Impl {
   std::mutex MemLock;
   std::map<uintptr_t, size_t> Allocations; // base -> size asked for
   std::set<uintptr_t> External; // registerDeviceRange's: free() refuses them
+  /// Memory of other processes that ipcOpenMemHandle mapped, by the
+  /// address it returned (also in Allocations and External). Guarded by
+  /// MemLock.
+  struct IpcMapping {
+    ipc::FdRef Ref;
+    uint64_t Offset = 0, Bytes = 0;
+    unsigned Opens = 0; // each open of the same handle counts once
+  };
+  std::map<uintptr_t, IpcMapping> IpcMappings;
   /// Module variables (__device__, __constant__): device memory that copies
   /// may name (cudaGetSymbolAddress) but that nobody frees.
   std::map<uintptr_t, size_t> Statics;
@@ -1994,6 +2008,210 @@ Status Runtime::unregisterDeviceRange(void *Base) {
   return cudaSuccess;
 }
 
+//===----------------------------------------------------------------------===//
+// Interprocess sharing (cudaIpc*): see Ipc.h
+//===----------------------------------------------------------------------===//
+
+static constexpr const char *IpcOnHip =
+    "interprocess handles are implemented on the CPU backend only";
+
+Status Runtime::ipcGetMemHandle(void *Handle, void *Ptr) {
+  if (!Handle || !Ptr)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (P->hip()) {
+    CUHIP_WARN("cudaIpcGetMemHandle: %s", IpcOnHip);
+    return record(cudaErrorNotSupported);
+  }
+  // The handle is the whole allocation's, whichever address in it is given
+  // (cudaMalloc's only: registered or imported memory is not ours to give).
+  uintptr_t Base = 0;
+  size_t Bytes = 0;
+  {
+    std::lock_guard<std::mutex> G(P->MemLock);
+    const auto *Range = P->rangeOf(reinterpret_cast<uintptr_t>(Ptr));
+    if (!Range || P->External.count(Range->first) ||
+        !deviceArena().owns(reinterpret_cast<void *>(Range->first))) {
+      CUHIP_DEBUG("cudaIpcGetMemHandle(%p): not in a cudaMalloc allocation",
+                  Ptr);
+      return record(cudaErrorInvalidValue);
+    }
+    Base = Range->first;
+    Bytes = Range->second;
+  }
+  // Moving the pages onto a memfd copies them: nothing may write them
+  // meanwhile.
+  P->Queues.waitAll();
+  int Fd = -1;
+  size_t Offset = 0;
+  ipc::Handle H;
+  H.Kind = ipc::HandleKind::Memory;
+  if (!deviceArena().share(reinterpret_cast<void *>(Base), &Fd, &Offset) ||
+      !ipc::describe(Fd, &H.Ref)) {
+    CUHIP_ERROR("cudaIpcGetMemHandle(%p): cannot share the allocation: %s",
+                Ptr, std::strerror(errno));
+    return record(cudaErrorMemoryAllocation);
+  }
+  H.Offset = Offset;
+  H.Bytes = Bytes;
+  ipc::encode(H, Handle);
+  return cudaSuccess;
+}
+
+Status Runtime::ipcOpenMemHandle(void **Ptr, const void *Handle,
+                                 unsigned Flags) {
+  if (!Ptr || !Handle || (Flags & ~1u)) // cudaIpcMemLazyEnablePeerAccess
+    return record(cudaErrorInvalidValue);
+  *Ptr = nullptr;
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (P->hip()) {
+    CUHIP_WARN("cudaIpcOpenMemHandle: %s", IpcOnHip);
+    return record(cudaErrorNotSupported);
+  }
+  ipc::Handle H;
+  if (!ipc::decode(Handle, ipc::HandleKind::Memory, &H) || H.Bytes == 0) {
+    CUHIP_ERROR("cudaIpcOpenMemHandle: the handle is not one "
+                "cudaIpcGetMemHandle made");
+    return record(cudaErrorInvalidResourceHandle);
+  }
+  if (H.Ref.Pid == int32_t(getpid())) {
+    CUHIP_ERROR("cudaIpcOpenMemHandle: the handle was made by this process; "
+                "CUDA opens handles of other processes only");
+    return record(cudaErrorDeviceUninitialized); // CUDA's invalid context
+  }
+  std::lock_guard<std::mutex> G(P->MemLock);
+  // Opened before: the same address, one more open to close.
+  for (auto &[Addr, M] : P->IpcMappings)
+    if (M.Ref.Pid == H.Ref.Pid && M.Ref.Dev == H.Ref.Dev &&
+        M.Ref.Ino == H.Ref.Ino && M.Offset == H.Offset) {
+      ++M.Opens;
+      *Ptr = reinterpret_cast<void *>(Addr);
+      return cudaSuccess;
+    }
+  std::string Why;
+  int Fd = ipc::open(H.Ref, Why);
+  void *Mem = nullptr;
+  if (Fd >= 0) {
+    Mem = ipc::mapShared(Fd, H.Offset, H.Bytes);
+    if (!Mem)
+      Why = std::strerror(errno);
+    close(Fd); // the mapping keeps the pages
+  }
+  if (!Mem) {
+    CUHIP_ERROR("cudaIpcOpenMemHandle: cannot map %llu bytes of process %d: "
+                "%s",
+                (unsigned long long)H.Bytes, int(H.Ref.Pid), Why.c_str());
+    return record(cudaErrorMapBufferObjectFailed);
+  }
+  uintptr_t A = reinterpret_cast<uintptr_t>(Mem);
+  P->Allocations[A] = H.Bytes;
+  P->External.insert(A);
+  ++P->MemGeneration;
+  P->IpcMappings[A] = {H.Ref, H.Offset, H.Bytes, 1};
+  *Ptr = Mem;
+  return cudaSuccess;
+}
+
+Status Runtime::ipcCloseMemHandle(void *Ptr) {
+  if (!Ptr)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (P->hip()) {
+    CUHIP_WARN("cudaIpcCloseMemHandle: %s", IpcOnHip);
+    return record(cudaErrorNotSupported);
+  }
+  uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
+  {
+    std::lock_guard<std::mutex> G(P->MemLock);
+    auto It = P->IpcMappings.find(A);
+    if (It == P->IpcMappings.end()) {
+      CUHIP_DEBUG("cudaIpcCloseMemHandle(%p): not an address "
+                  "cudaIpcOpenMemHandle returned",
+                  Ptr);
+      return record(cudaErrorInvalidValue);
+    }
+    if (--It->second.Opens > 0)
+      return cudaSuccess;
+  }
+  // Queued work may still use the mapping.
+  P->Queues.waitAll();
+  std::lock_guard<std::mutex> G(P->MemLock);
+  auto It = P->IpcMappings.find(A);
+  if (It == P->IpcMappings.end() || It->second.Opens > 0)
+    return cudaSuccess; // opened again meanwhile
+  uint64_t Bytes = It->second.Bytes;
+  P->IpcMappings.erase(It);
+  P->External.erase(A);
+  P->Allocations.erase(A);
+  ++P->MemGeneration;
+  ipc::unmapShared(Ptr, Bytes);
+  return cudaSuccess;
+}
+
+Status Runtime::ipcGetEventHandle(void *Handle, void *Event) {
+  if (!Handle)
+    return record(cudaErrorInvalidValue);
+  if (Status S = P->deviceStatus())
+    return record(S);
+  EventObj *E = P->findEvent(Event);
+  if (!E)
+    return record(cudaErrorInvalidResourceHandle);
+  if (P->hip()) {
+    CUHIP_WARN("cudaIpcGetEventHandle: %s", IpcOnHip);
+    return record(cudaErrorNotSupported);
+  }
+  ipc::Handle H;
+  H.Kind = ipc::HandleKind::Event;
+  // Only events made with cudaEventInterprocess, and only by this process
+  // (an opened event's page has no descriptor here to name).
+  if (!E->Shared || E->Shared->fd() < 0 ||
+      !ipc::describe(E->Shared->fd(), &H.Ref)) {
+    CUHIP_DEBUG("cudaIpcGetEventHandle: the event was not created with "
+                "cudaEventInterprocess in this process");
+    return record(cudaErrorInvalidResourceHandle);
+  }
+  ipc::encode(H, Handle);
+  return cudaSuccess;
+}
+
+Status Runtime::ipcOpenEventHandle(void **Event, const void *Handle) {
+  if (!Event || !Handle)
+    return record(cudaErrorInvalidValue);
+  *Event = nullptr;
+  if (Status S = P->deviceStatus())
+    return record(S);
+  if (P->hip()) {
+    CUHIP_WARN("cudaIpcOpenEventHandle: %s", IpcOnHip);
+    return record(cudaErrorNotSupported);
+  }
+  ipc::Handle H;
+  if (!ipc::decode(Handle, ipc::HandleKind::Event, &H)) {
+    CUHIP_ERROR("cudaIpcOpenEventHandle: the handle is not one "
+                "cudaIpcGetEventHandle made");
+    return record(cudaErrorInvalidResourceHandle);
+  }
+  if (H.Ref.Pid == int32_t(getpid())) {
+    CUHIP_ERROR("cudaIpcOpenEventHandle: the handle was made by this "
+                "process; CUDA opens handles of other processes only");
+    return record(cudaErrorDeviceUninitialized);
+  }
+  std::string Why;
+  auto Obj = std::make_unique<EventObj>();
+  Obj->Flags = EventDisableTiming | EventInterprocess;
+  Obj->Shared = ipc::SharedEvent::open(H.Ref, Why);
+  if (!Obj->Shared) {
+    CUHIP_ERROR("cudaIpcOpenEventHandle: cannot open the event of process "
+                "%d: %s",
+                int(H.Ref.Pid), Why.c_str());
+    return record(cudaErrorMapBufferObjectFailed);
+  }
+  *Event = P->keep(P->Events, std::move(Obj));
+  return cudaSuccess;
+}
+
 Status Runtime::allocationRange(const void *Ptr, void **Base, size_t *Size) {
   uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
   std::lock_guard<std::mutex> G(P->MemLock);
@@ -2519,6 +2737,17 @@ Status Runtime::streamWaitEvent(void *Stream, void *Event, unsigned Flags) {
   }
   if (HipBackend *Hip = P->hip())
     return record(Hip->streamWaitEvent(HipStream, E->Hip));
+  if (E->Shared) {
+    // The latest record may be another process's: the stream's worker
+    // waits for its number when it gets there.
+    uint64_t N = E->Shared->latest();
+    if (E->Shared->reached(N))
+      return cudaSuccess;
+    auto W = std::make_unique<FunctionWork>();
+    W->Fn = [Ev = E->Shared, N] { Ev->wait(N); };
+    P->enqueue(Queue, std::move(W));
+    return cudaSuccess;
+  }
   // The stream's later work waits for the point of the event's latest
   // record; an event never recorded, or complete, adds nothing.
   QueuePoint Point;
@@ -2586,13 +2815,22 @@ Status Runtime::eventCreate(void **Event, unsigned Flags) {
   if (Status S = P->deviceStatus())
     return record(S);
   // CUDA requires interprocess events to be created without timing.
-  if ((Flags & 0x4) && !(Flags & EventDisableTiming))
+  if ((Flags & EventInterprocess) && !(Flags & EventDisableTiming))
     return record(cudaErrorInvalidValue);
   auto Obj = std::make_unique<EventObj>();
   Obj->Flags = Flags;
-  if (HipBackend *Hip = P->hip())
+  if (HipBackend *Hip = P->hip()) {
     if (Status S = Hip->eventCreate(&Obj->Hip, Flags))
       return record(S);
+  } else if (Flags & EventInterprocess) {
+    Obj->Shared = ipc::SharedEvent::create();
+    if (!Obj->Shared) {
+      CUHIP_ERROR("cudaEventCreate: no shared page for an interprocess "
+                  "event: %s",
+                  std::strerror(errno));
+      return record(cudaErrorMemoryAllocation);
+    }
+  }
   *Event = P->keep(P->Events, std::move(Obj));
   return cudaSuccess;
 }
@@ -2629,6 +2867,14 @@ Status Runtime::eventRecord(void *Event, void *Stream) {
   if (HipBackend *Hip = P->hip()) {
     if (Status S = Hip->eventRecord(E->Hip, HipStream))
       return record(S);
+  } else if (E->Shared) {
+    // The record's number is taken now; the stream completes it when it
+    // gets there, for every process that waits on the event.
+    uint64_t N = E->Shared->issue();
+    auto W = std::make_unique<FunctionWork>();
+    W->Fn = [Ev = E->Shared, N] { Ev->complete(N); };
+    W->RunsAfterFault = true;
+    P->enqueue(Queue, std::move(W));
   } else {
     Mark = std::make_shared<EventMark>();
     auto W = std::make_unique<MarkerWork>();
@@ -2653,6 +2899,9 @@ Status Runtime::eventQuery(void *Event) {
     Status S = P->deviceResult(Hip->eventQuery(E->Hip));
     return S == cudaErrorNotReady ? S : record(S);
   }
+  if (E->Shared)
+    return E->Shared->reached(E->Shared->latest()) ? cudaSuccess
+                                                   : cudaErrorNotReady;
   std::shared_ptr<EventMark> Mark;
   {
     std::lock_guard<std::mutex> G(P->StreamLock);
@@ -2672,6 +2921,10 @@ Status Runtime::eventSynchronize(void *Event) {
     return record(S);
   if (HipBackend *Hip = P->hip())
     return record(P->deviceResult(Hip->eventSynchronize(E->Hip)));
+  if (E->Shared) {
+    E->Shared->wait(E->Shared->latest());
+    return record(P->waitOutcome());
+  }
   std::shared_ptr<EventMark> Mark;
   {
     std::lock_guard<std::mutex> G(P->StreamLock);

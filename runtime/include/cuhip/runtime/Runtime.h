@@ -336,6 +336,19 @@ public:
   Status registerDeviceRange(void *Base, size_t Bytes);
   Status unregisterDeviceRange(void *Base);
 
+  // --- interprocess sharing (cudaIpc*; CPU backend) -------------------------
+  /// The 64-byte handle of the cudaMalloc allocation that holds Ptr, which
+  /// another process opens while this one keeps the allocation.
+  Status ipcGetMemHandle(void *Handle, void *Ptr);
+  /// Maps another process's allocation; opening the same handle again
+  /// returns the same address, and each open needs its close.
+  Status ipcOpenMemHandle(void **Ptr, const void *Handle, unsigned Flags);
+  Status ipcCloseMemHandle(void *Ptr);
+  /// Handles of events created with cudaEventInterprocess: every process
+  /// that has one records to and waits on the same event.
+  Status ipcGetEventHandle(void *Handle, void *Event);
+  Status ipcOpenEventHandle(void **Event, const void *Handle);
+
   // --- the rest of the memory family (Memory.cpp) ---------------------------
   // Page-locked, registered and managed memory: on the CPU backend it is
   // device memory too (kernels may use it, memcheck accepts it), so every

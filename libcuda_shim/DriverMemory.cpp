@@ -997,6 +997,55 @@ CUHIP_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool Pool,
   return toCU(runtime().memPoolGetAttribute(Pool, int(Attr), Value));
 }
 
+CUHIP_EXPORT CUresult cuMemPoolExportToShareableHandle(void *Handle,
+                                                       CUmemoryPool Pool,
+                                                       int HandleType,
+                                                       unsigned long long Flags) {
+  if (CUresult R = checkInit())
+    return R;
+  if (Flags >> 32)
+    return CUDA_ERROR_INVALID_VALUE;
+  return toCU(runtime().memPoolExportToShareableHandle(Handle, Pool,
+                                                       HandleType,
+                                                       unsigned(Flags)));
+}
+
+CUHIP_EXPORT CUresult cuMemPoolImportFromShareableHandle(
+    CUmemoryPool *Pool, void *OsHandle, int HandleType,
+    unsigned long long Flags) {
+  if (CUresult R = checkInit())
+    return R;
+  if (Flags >> 32)
+    return CUDA_ERROR_INVALID_VALUE;
+  void *P = nullptr;
+  CUresult R = toCU(runtime().memPoolImportFromShareableHandle(
+      &P, OsHandle, HandleType, unsigned(Flags)));
+  if (Pool)
+    *Pool = static_cast<CUmemoryPool>(P);
+  return R;
+}
+
+// Pools belong to devices, not contexts: no context needs to be current.
+CUHIP_EXPORT CUresult cuMemPoolExportPointer(void *ExportData,
+                                             CUdeviceptr Ptr) {
+  if (CUresult R = checkInit())
+    return R;
+  return toCU(runtime().memPoolExportPointer(ExportData, ptr(Ptr)));
+}
+
+CUHIP_EXPORT CUresult cuMemPoolImportPointer(CUdeviceptr *Ptr,
+                                             CUmemoryPool Pool,
+                                             void *ExportData) {
+  if (CUresult R = checkInit())
+    return R;
+  if (!Ptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  void *P = nullptr;
+  CUresult R = toCU(runtime().memPoolImportPointer(&P, Pool, ExportData));
+  *Ptr = devptr(P);
+  return R;
+}
+
 CUHIP_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool Pool,
                                       size_t MinBytesToKeep) {
   if (CUresult R = checkInit())

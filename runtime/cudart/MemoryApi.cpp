@@ -486,6 +486,30 @@ CUHIP_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t Pool,
   return runtime().memPoolTrimTo(Pool, MinBytesToKeep);
 }
 
+// Pools shared between processes (POSIX file descriptors): Memory.cpp.
+CUHIP_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(
+    void *Handle, cudaMemPool_t Pool, int HandleType, unsigned int Flags) {
+  return runtime().memPoolExportToShareableHandle(Handle, Pool, HandleType,
+                                                  Flags);
+}
+
+CUHIP_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(
+    cudaMemPool_t *Pool, void *OsHandle, int HandleType, unsigned int Flags) {
+  return runtime().memPoolImportFromShareableHandle(
+      reinterpret_cast<void **>(Pool), OsHandle, HandleType, Flags);
+}
+
+CUHIP_EXPORT cudaError_t cudaMemPoolExportPointer(void *ExportData,
+                                                  void *Ptr) {
+  return runtime().memPoolExportPointer(ExportData, Ptr);
+}
+
+CUHIP_EXPORT cudaError_t cudaMemPoolImportPointer(void **Ptr,
+                                                  cudaMemPool_t Pool,
+                                                  void *ExportData) {
+  return runtime().memPoolImportPointer(Ptr, Pool, ExportData);
+}
+
 CUHIP_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t Pool,
                                               const cudaMemAccessDesc *Descs,
                                               size_t Count) {

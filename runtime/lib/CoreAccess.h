@@ -53,13 +53,24 @@ struct CoreAccess {
   /// Is Event an event eventCreate returned and eventDestroy did not
   /// destroy? (Graph event nodes check theirs when they are made.)
   static bool isEvent(Runtime &R, void *Event);
+  /// Writes the 64-byte handle another process maps the cudaMalloc
+  /// allocation holding Ptr with (Ipc.h); Owner tags it (0 for
+  /// cudaIpcGetMemHandle, a pool's inode for cudaMemPoolExportPointer).
+  static Status shareAllocation(Runtime &R, void *Ptr, void *Handle,
+                                uint64_t Owner);
+  /// Maps the allocation a handle with that Owner names; closed with
+  /// Runtime::ipcCloseMemHandle.
+  static Status openShared(Runtime &R, void **Ptr, const void *Handle,
+                           uint64_t Owner);
 };
 
 /// What Runtime::free does with Ptr, as Memory.cpp decides: free it (a
 /// cudaMalloc or managed allocation), refuse it (page-locked host memory,
 /// registered memory: cudaErrorInvalidValue), or nothing more (a pool
 /// allocation, which went back to its pool).
-enum class FreeDecision { Release, Refuse, Done };
+/// CloseShared: memory another process shared (a pool's imported pointer),
+/// which cudaFree unmaps.
+enum class FreeDecision { Release, Refuse, Done, CloseShared };
 FreeDecision decideFree(Runtime &R, void *Ptr);
 
 /// cudaDeviceReset's part in Memory.cpp: page-locked, managed and pool

@@ -3,7 +3,7 @@
 // See Ipc.h. The handle's 64 bytes: "cuhipIPC" (8), the kind (4), the
 // exporter's pid (4), its descriptor number (4), 4 bytes of zero, the
 // memfd's st_dev (8) and st_ino (8), the allocation's offset in the memfd
-// (8) and its length (8), then zeros.
+// (8) and its length (8), and the owner (8: 0, or a pool's inode).
 //
 //===----------------------------------------------------------------------===//
 #include "Ipc.h"
@@ -31,7 +31,7 @@ struct Layout {
   int32_t Fd;
   uint32_t Zero;
   uint64_t Dev, Ino, Offset, Bytes;
-  uint64_t Pad;
+  uint64_t Owner;
 };
 static_assert(sizeof(Layout) == HandleBytes, "a CUDA IPC handle is 64 bytes");
 
@@ -51,6 +51,7 @@ void encode(const Handle &H, void *Out) {
   L.Ino = H.Ref.Ino;
   L.Offset = H.Offset;
   L.Bytes = H.Bytes;
+  L.Owner = H.Owner;
   std::memcpy(Out, &L, sizeof(L));
 }
 
@@ -64,6 +65,7 @@ bool decode(const void *In, HandleKind Kind, Handle *H) {
   H->Ref = {L.Pid, L.Fd, L.Dev, L.Ino};
   H->Offset = L.Offset;
   H->Bytes = L.Bytes;
+  H->Owner = L.Owner;
   return true;
 }
 

@@ -37,11 +37,15 @@ struct FdRef {
 };
 
 /// The handle's contents: what to open and, for memory, where the
-/// allocation starts in it and how long it is.
+/// allocation starts in it and how long it is. Owner is 0 for
+/// cudaIpcGetMemHandle's handles and, for a pool's exported pointers
+/// (cudaMemPoolExportPointer), the inode of the pool's own descriptor, so
+/// that a pointer imports only through the pool it came from.
 struct Handle {
   HandleKind Kind = HandleKind::Memory;
   FdRef Ref;
   uint64_t Offset = 0, Bytes = 0;
+  uint64_t Owner = 0;
 };
 
 /// Writes H into the 64 bytes at Out.

@@ -31,6 +31,9 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cuhip::rt {
@@ -62,9 +65,36 @@ enum : int {
   PoolUsedMemHigh = 8,
 };
 
+/// cudaMemHandleTypePosixFileDescriptor: the pools' shareable handle type.
+constexpr int HandleTypePosixFd = 1;
+
+/// A descriptor that closes itself; moves, never copies.
+struct OwnedFd {
+  int Fd = -1;
+  OwnedFd() = default;
+  explicit OwnedFd(int F) : Fd(F) {}
+  OwnedFd(OwnedFd &&O) noexcept : Fd(O.Fd) { O.Fd = -1; }
+  OwnedFd &operator=(OwnedFd &&O) noexcept {
+    std::swap(Fd, O.Fd);
+    return *this;
+  }
+  ~OwnedFd() {
+    if (Fd >= 0)
+      close(Fd);
+  }
+};
+
 struct MemPool {
   MemPoolProps Props;
   bool Destroyed = false;
+  /// Pools other processes may import (handle type POSIX file descriptor):
+  /// a descriptor of their own that names the pool, which
+  /// cudaMemPoolExportToShareableHandle duplicates; its inode tags the
+  /// pool's exported pointers. Imported: a pool of another process, which
+  /// only imports pointers.
+  OwnedFd Share;
+  uint64_t ShareIno = 0;
+  bool Imported = false;
   uint64_t Threshold = 0;
   uint64_t Reserved = 0, ReservedHigh = 0, Used = 0, UsedHigh = 0;
   int Reuse[3] = {1, 1, 1}; // the three reuse attributes, in order
@@ -72,7 +102,8 @@ struct MemPool {
   std::multimap<size_t, void *> Cached;
 };
 
-enum class BlockKind { Pinned, Registered, Managed, Pool };
+/// Shared: a pointer imported from another process's pool.
+enum class BlockKind { Pinned, Registered, Managed, Pool, Shared };
 
 /// Memory that is not a plain cudaMalloc allocation.
 struct Block {
@@ -214,6 +245,9 @@ FreeDecision decideFree(Runtime &R, void *Ptr) {
       return FreeDecision::Refuse; // freed already
     returnToPool(R, T, It->first, It->second);
     return FreeDecision::Done;
+  case BlockKind::Shared:
+    T.Blocks.erase(It);
+    return FreeDecision::CloseShared;
   case BlockKind::Pinned:
   case BlockKind::Registered:
     break;
@@ -1043,16 +1077,31 @@ Status Runtime::memPoolCreate(void **Pool, const MemPoolProps &Props) {
     return record(cudaErrorInvalidValue);
   if (Status S = checkDevice(Props.LocationId, *this))
     return record(S);
-  if (Props.HandleTypes != 0) {
-    CUHIP_ERROR("cudaMemPoolCreate: shareable pools (handle types 0x%x) are "
-                "not supported",
-                unsigned(Props.HandleTypes));
+  bool OnHip = CoreAccess::hip(*this) != nullptr;
+  if (Props.HandleTypes != 0 &&
+      (OnHip || Props.HandleTypes != HandleTypePosixFd)) {
+    CUHIP_ERROR("cudaMemPoolCreate: shareable pools with handle types 0x%x "
+                "are not supported%s",
+                unsigned(Props.HandleTypes),
+                OnHip ? " on the HIP backend"
+                      : " (POSIX file descriptors are)");
     return record(cudaErrorNotSupported);
   }
   if (HipBackend *Hip = CoreAccess::hip(*this))
     return hipPoolResult(*this, Hip->memPoolCreate(Pool, Props), Pool);
   auto *P = new MemPool;
   P->Props = Props;
+  if (Props.HandleTypes == HandleTypePosixFd) {
+    struct stat St;
+    P->Share = OwnedFd(memfd_create("cuhip-mempool", MFD_CLOEXEC));
+    if (P->Share.Fd < 0 || fstat(P->Share.Fd, &St) != 0) {
+      CUHIP_ERROR("cudaMemPoolCreate: no descriptor for a shareable pool: %s",
+                  std::strerror(errno));
+      delete P;
+      return record(cudaErrorMemoryAllocation);
+    }
+    P->ShareIno = uint64_t(St.st_ino);
+  }
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
   T.Pools.insert(P);
@@ -1087,6 +1136,116 @@ Status Runtime::memPoolDestroy(void *Pool) {
   P->Destroyed = true;
   if (P->Used == 0)
     delete P;
+  return cudaSuccess;
+}
+
+/// The pool's descriptor, duplicated: another process receives it (over a
+/// Unix socket) and imports the pool with it.
+Status Runtime::memPoolExportToShareableHandle(void *Handle, void *Pool,
+                                               int HandleType,
+                                               unsigned Flags) {
+  if (!Handle || Flags)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (CoreAccess::hip(*this))
+    return notOnHip(*this, "cudaMemPoolExportToShareableHandle");
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = livePool(T, Pool);
+  // Only a pool created for this handle type, and not an imported one.
+  if (!P || P->Imported || HandleType != HandleTypePosixFd ||
+      P->Share.Fd < 0)
+    return record(cudaErrorInvalidValue);
+  int Fd = dup(P->Share.Fd);
+  if (Fd < 0)
+    return record(cudaErrorMemoryAllocation);
+  *static_cast<int *>(Handle) = Fd;
+  return cudaSuccess;
+}
+
+Status Runtime::memPoolImportFromShareableHandle(void **Pool, void *OsHandle,
+                                                 int HandleType,
+                                                 unsigned Flags) {
+  if (!Pool || Flags)
+    return record(cudaErrorInvalidValue);
+  *Pool = nullptr;
+  if (Status S = deviceStatus())
+    return record(S);
+  if (CoreAccess::hip(*this))
+    return notOnHip(*this, "cudaMemPoolImportFromShareableHandle");
+  if (HandleType != HandleTypePosixFd)
+    return record(cudaErrorInvalidValue);
+  // The descriptor travels in the pointer's bits; the caller keeps it.
+  int Given = int(reinterpret_cast<intptr_t>(OsHandle));
+  struct stat St;
+  if (Given < 0 || fstat(Given, &St) != 0 || !S_ISREG(St.st_mode)) {
+    CUHIP_ERROR("cudaMemPoolImportFromShareableHandle: descriptor %d is not "
+                "a pool cudaMemPoolExportToShareableHandle exported",
+                Given);
+    return record(cudaErrorInvalidValue);
+  }
+  auto *P = new MemPool;
+  P->Props.HandleTypes = HandleTypePosixFd;
+  P->Imported = true;
+  P->Share = OwnedFd(fcntl(Given, F_DUPFD_CLOEXEC, 0));
+  P->ShareIno = uint64_t(St.st_ino);
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  T.Pools.insert(P);
+  *Pool = P;
+  return cudaSuccess;
+}
+
+Status Runtime::memPoolExportPointer(void *Data, void *Ptr) {
+  if (!Data || !Ptr)
+    return record(cudaErrorInvalidValue);
+  if (Status S = deviceStatus())
+    return record(S);
+  if (CoreAccess::hip(*this))
+    return notOnHip(*this, "cudaMemPoolExportPointer");
+  uint64_t Owner = 0;
+  {
+    MemoryTables &T = tables();
+    std::lock_guard<std::mutex> G(T.Lock);
+    auto It = T.Blocks.find(reinterpret_cast<uintptr_t>(Ptr));
+    if (It == T.Blocks.end() || It->second.Kind != BlockKind::Pool ||
+        It->second.Cached || It->second.Pool->Share.Fd < 0 ||
+        It->second.Pool->Imported) {
+      CUHIP_DEBUG("cudaMemPoolExportPointer(%p): not an allocation of a "
+                  "shareable pool",
+                  Ptr);
+      return record(cudaErrorInvalidValue);
+    }
+    Owner = It->second.Pool->ShareIno;
+  }
+  return CoreAccess::shareAllocation(*this, Ptr, Data, Owner);
+}
+
+Status Runtime::memPoolImportPointer(void **Ptr, void *Pool,
+                                     const void *Data) {
+  if (!Ptr || !Data)
+    return record(cudaErrorInvalidValue);
+  *Ptr = nullptr;
+  if (Status S = deviceStatus())
+    return record(S);
+  if (CoreAccess::hip(*this))
+    return notOnHip(*this, "cudaMemPoolImportPointer");
+  MemoryTables &T = tables();
+  std::lock_guard<std::mutex> G(T.Lock);
+  MemPool *P = livePool(T, Pool);
+  if (!P || !P->Imported)
+    return record(cudaErrorInvalidValue);
+  void *Mem = nullptr;
+  if (Status S = CoreAccess::openShared(*this, &Mem, Data, P->ShareIno))
+    return S;
+  size_t Bytes = 0;
+  void *Base = nullptr;
+  if (!CoreAccess::findAllocation(*this, Mem, &Base, &Bytes))
+    return record(cudaErrorMapBufferObjectFailed);
+  Block B{BlockKind::Shared, Bytes};
+  T.Blocks[reinterpret_cast<uintptr_t>(Mem)] = B;
+  *Ptr = Mem;
   return cudaSuccess;
 }
 
@@ -1128,6 +1287,11 @@ Status Runtime::mallocFromPoolAsync(void **Ptr, size_t Bytes, void *Pool,
   MemPool *P = Pool ? livePool(T, Pool) : T.Current;
   if (!P)
     return record(cudaErrorInvalidValue);
+  if (P->Imported) {
+    CUHIP_ERROR("cudaMallocFromPoolAsync: a pool imported from another "
+                "process only imports its pointers");
+    return record(cudaErrorInvalidValue);
+  }
   // Bytes are rounded as cudaMalloc aligns, so blocks are interchangeable.
   size_t Size = (Bytes + 255) & ~size_t(255);
   if (Size < Bytes)

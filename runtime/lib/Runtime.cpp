@@ -1847,6 +1847,8 @@ Status Runtime::free(void *Ptr) {
     return record(cudaErrorInvalidValue);
   case FreeDecision::Done:
     return cudaSuccess;
+  case FreeDecision::CloseShared:
+    return ipcCloseMemHandle(Ptr);
   case FreeDecision::Release:
     break;
   }
@@ -2024,6 +2026,12 @@ Status Runtime::ipcGetMemHandle(void *Handle, void *Ptr) {
     CUHIP_WARN("cudaIpcGetMemHandle: %s", IpcOnHip);
     return record(cudaErrorNotSupported);
   }
+  return CoreAccess::shareAllocation(*this, Ptr, Handle, 0);
+}
+
+Status CoreAccess::shareAllocation(Runtime &R, void *Ptr, void *Handle,
+                                   uint64_t Owner) {
+  Runtime::Impl *P = R.P;
   // The handle is the whole allocation's, whichever address in it is given
   // (cudaMalloc's only: registered or imported memory is not ours to give).
   uintptr_t Base = 0;
@@ -2035,7 +2043,7 @@ Status Runtime::ipcGetMemHandle(void *Handle, void *Ptr) {
         !deviceArena().owns(reinterpret_cast<void *>(Range->first))) {
       CUHIP_DEBUG("cudaIpcGetMemHandle(%p): not in a cudaMalloc allocation",
                   Ptr);
-      return record(cudaErrorInvalidValue);
+      return R.record(cudaErrorInvalidValue);
     }
     Base = Range->first;
     Bytes = Range->second;
@@ -2049,12 +2057,14 @@ Status Runtime::ipcGetMemHandle(void *Handle, void *Ptr) {
   H.Kind = ipc::HandleKind::Memory;
   if (!deviceArena().share(reinterpret_cast<void *>(Base), &Fd, &Offset) ||
       !ipc::describe(Fd, &H.Ref)) {
-    CUHIP_ERROR("cudaIpcGetMemHandle(%p): cannot share the allocation: %s",
+    CUHIP_ERROR("cannot share the device allocation at %p with other "
+                "processes: %s",
                 Ptr, std::strerror(errno));
-    return record(cudaErrorMemoryAllocation);
+    return R.record(cudaErrorMemoryAllocation);
   }
   H.Offset = Offset;
   H.Bytes = Bytes;
+  H.Owner = Owner;
   ipc::encode(H, Handle);
   return cudaSuccess;
 }
@@ -2070,16 +2080,26 @@ Status Runtime::ipcOpenMemHandle(void **Ptr, const void *Handle,
     CUHIP_WARN("cudaIpcOpenMemHandle: %s", IpcOnHip);
     return record(cudaErrorNotSupported);
   }
+  return CoreAccess::openShared(*this, Ptr, Handle, 0);
+}
+
+Status CoreAccess::openShared(Runtime &R, void **Ptr, const void *Handle,
+                              uint64_t Owner) {
+  Runtime::Impl *P = R.P;
   ipc::Handle H;
-  if (!ipc::decode(Handle, ipc::HandleKind::Memory, &H) || H.Bytes == 0) {
-    CUHIP_ERROR("cudaIpcOpenMemHandle: the handle is not one "
-                "cudaIpcGetMemHandle made");
-    return record(cudaErrorInvalidResourceHandle);
+  if (!ipc::decode(Handle, ipc::HandleKind::Memory, &H) || H.Bytes == 0 ||
+      H.Owner != Owner) {
+    CUHIP_ERROR("%s", Owner ? "cudaMemPoolImportPointer: the export data is "
+                              "not a pointer of this pool"
+                            : "cudaIpcOpenMemHandle: the handle is not one "
+                              "cudaIpcGetMemHandle made");
+    return R.record(Owner ? cudaErrorInvalidValue
+                          : cudaErrorInvalidResourceHandle);
   }
   if (H.Ref.Pid == int32_t(getpid())) {
-    CUHIP_ERROR("cudaIpcOpenMemHandle: the handle was made by this process; "
-                "CUDA opens handles of other processes only");
-    return record(cudaErrorDeviceUninitialized); // CUDA's invalid context
+    CUHIP_ERROR("the memory handle was made by this process; CUDA opens "
+                "handles of other processes only");
+    return R.record(cudaErrorDeviceUninitialized); // CUDA's invalid context
   }
   std::lock_guard<std::mutex> G(P->MemLock);
   // Opened before: the same address, one more open to close.
@@ -2100,10 +2120,9 @@ Status Runtime::ipcOpenMemHandle(void **Ptr, const void *Handle,
     close(Fd); // the mapping keeps the pages
   }
   if (!Mem) {
-    CUHIP_ERROR("cudaIpcOpenMemHandle: cannot map %llu bytes of process %d: "
-                "%s",
+    CUHIP_ERROR("cannot map %llu bytes of device memory of process %d: %s",
                 (unsigned long long)H.Bytes, int(H.Ref.Pid), Why.c_str());
-    return record(cudaErrorMapBufferObjectFailed);
+    return R.record(cudaErrorMapBufferObjectFailed);
   }
   uintptr_t A = reinterpret_cast<uintptr_t>(Mem);
   P->Allocations[A] = H.Bytes;

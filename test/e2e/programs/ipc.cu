@@ -1,14 +1,17 @@
-// Device memory and events shared between processes (cudaIpc*), and
-// cuMemCreate allocations shared through POSIX file descriptors.
+// Device memory and events shared between processes (cudaIpc*), pools
+// shared through POSIX file descriptors (cudaMemPoolExport*/Import*), and
+// cuMemCreate allocations shared the same way.
 //
-// The parent allocates a buffer, fills it, and passes its memory handle
-// and an interprocess event's handle to a child (itself, run again with
-// the handles in hex on the command line; /proc/self/exe). The child maps
-// the buffer, waits on the event in a stream, runs a kernel that spins for
-// a while and then adds 1000 to every element, records the event, tells
-// the parent through a pipe, and exits. The parent's stream waits on the
-// event and copies the buffer back: it must see the child's kernel,
-// however long it ran. Both sides check the error cases too. Prints PASS.
+// The parent allocates a buffer, and another from a shareable pool, fills
+// them, and passes the buffer's memory handle, an interprocess event's
+// handle, the pool's descriptor (inherited) and the pool allocation's
+// export data to a child (itself, run again with them on the command line;
+// /proc/self/exe). The child maps both, waits on the event in a stream,
+// runs a kernel that spins for 50 ms and kernels that add 1000 to every
+// element of each, records the event, tells the parent through a pipe, and exits.
+// The parent's stream waits on the event and copies the buffers back: it
+// must see the child's kernels, however long they ran. Both sides check
+// the error cases too. Prints PASS.
 #include "Expect.h"
 
 #include <cstdlib>
@@ -20,10 +23,13 @@
 
 constexpr int N = 4096;
 
-__global__ void addLate(int *Buf, long long Spin) {
+__global__ void spin(long long Cycles) {
   long long Start = clock64();
-  while (clock64() - Start < Spin) {
+  while (clock64() - Start < Cycles) {
   }
+}
+
+__global__ void add1000(int *Buf) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < N)
     Buf[I] += 1000;
@@ -58,14 +64,33 @@ static bool fromHex(const char *S, void *P, size_t Bytes) {
   return true;
 }
 
-static int child(const char *MemHex, const char *EventHex, int NotifyFd) {
+static int child(const char *MemHex, const char *EventHex, int NotifyFd,
+                 int PoolFd, const char *PoolPtrHex) {
   cudaIpcMemHandle_t MemHandle;
   cudaIpcEventHandle_t EventHandle;
+  cudaMemPoolPtrExportData PoolPtr;
   if (!fromHex(MemHex, &MemHandle, sizeof(MemHandle)) ||
-      !fromHex(EventHex, &EventHandle, sizeof(EventHandle))) {
+      !fromHex(EventHex, &EventHandle, sizeof(EventHandle)) ||
+      !fromHex(PoolPtrHex, &PoolPtr, sizeof(PoolPtr))) {
     std::printf("child: bad arguments\n");
     return 1;
   }
+  cudaMemPool_t Pool;
+  CHECK(cudaMemPoolImportFromShareableHandle(
+      &Pool, (void *)(uintptr_t)PoolFd, cudaMemHandleTypePosixFileDescriptor,
+      0));
+  close(PoolFd);
+  int *FromPool = nullptr;
+  CHECK(cudaMemPoolImportPointer((void **)&FromPool, Pool, &PoolPtr));
+  // A plain IPC handle is no pointer of the pool; an imported pool only
+  // imports.
+  void *NotOfPool = nullptr;
+  cudaMemPoolPtrExportData Plain;
+  std::memcpy(&Plain, &MemHandle, sizeof(Plain));
+  EXPECT_ERR(cudaMemPoolImportPointer(&NotOfPool, Pool, &Plain),
+             cudaErrorInvalidValue);
+  EXPECT_ERR(cudaMallocFromPoolAsync(&NotOfPool, 256, Pool, 0),
+             cudaErrorInvalidValue);
   int *Buf = nullptr, *Again = nullptr;
   CHECK(cudaIpcOpenMemHandle((void **)&Buf, MemHandle,
                              cudaIpcMemLazyEnablePeerAccess));
@@ -92,7 +117,9 @@ static int child(const char *MemHex, const char *EventHex, int NotifyFd) {
   int Rate = 0;
   CHECK(cudaDeviceGetAttribute(&Rate, cudaDevAttrClockRate, 0));
   // About 50 ms: the parent is waiting on the event by then.
-  addLate<<<N / 256, 256, 0, S>>>(Buf, (long long)Rate * 50);
+  spin<<<1, 1, 0, S>>>((long long)Rate * 50);
+  add1000<<<N / 256, 256, 0, S>>>(Buf);
+  add1000<<<N / 256, 256, 0, S>>>(FromPool);
   CHECK(cudaGetLastError());
   CHECK(cudaEventRecord(Event, S));
   char Byte = 'r';
@@ -101,6 +128,9 @@ static int child(const char *MemHex, const char *EventHex, int NotifyFd) {
   CHECK(cudaIpcCloseMemHandle(Again));
   CHECK(cudaIpcCloseMemHandle(Buf));
   EXPECT_ERR(cudaIpcCloseMemHandle(Buf), cudaErrorInvalidValue);
+  CHECK(cudaFreeAsync(FromPool, S));
+  CHECK(cudaStreamSynchronize(S));
+  CHECK(cudaMemPoolDestroy(Pool));
   CHECK(cudaEventDestroy(Event));
   CHECK(cudaStreamDestroy(S));
   std::printf("child: %s\n", failures ? "FAIL" : "ok");
@@ -174,8 +204,9 @@ static void sharedPhysicalMemory() {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 5 && std::strcmp(argv[1], "child") == 0)
-    return child(argv[2], argv[3], std::atoi(argv[4]));
+  if (argc == 7 && std::strcmp(argv[1], "child") == 0)
+    return child(argv[2], argv[3], std::atoi(argv[4]), std::atoi(argv[5]),
+                 argv[6]);
 
   int Value = 0;
   CHECK(cudaDeviceGetAttribute(&Value, cudaDevAttrIpcEventSupport, 0));
@@ -207,7 +238,35 @@ int main(int argc, char **argv) {
   CHECK(cudaEventCreateWithFlags(
       &Event, cudaEventInterprocess | cudaEventDisableTiming));
   CHECK(cudaIpcGetEventHandle(&EventHandle, Event));
-  // The child's stream waits for this record before its kernel runs.
+  // A pool other processes may import, and one allocation from it.
+  int PoolTypes = 0;
+  CHECK(cudaDeviceGetAttribute(&PoolTypes,
+                               cudaDevAttrMemoryPoolSupportedHandleTypes, 0));
+  EXPECT(PoolTypes & cudaMemHandleTypePosixFileDescriptor);
+  cudaMemPoolProps Props = {};
+  Props.allocType = cudaMemAllocationTypePinned;
+  Props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
+  Props.location.type = cudaMemLocationTypeDevice;
+  Props.location.id = 0;
+  cudaMemPool_t Pool, PrivatePool;
+  CHECK(cudaMemPoolCreate(&Pool, &Props));
+  int *PoolBuf = nullptr;
+  CHECK(cudaMallocFromPoolAsync((void **)&PoolBuf, N * sizeof(int), Pool, 0));
+  fill<<<N / 256, 256>>>(PoolBuf);
+  int PoolFd = -1;
+  CHECK(cudaMemPoolExportToShareableHandle(
+      &PoolFd, Pool, cudaMemHandleTypePosixFileDescriptor, 0));
+  cudaMemPoolPtrExportData PoolPtr;
+  CHECK(cudaMemPoolExportPointer(&PoolPtr, PoolBuf));
+  // A pool made without a handle type exports nothing.
+  Props.handleTypes = cudaMemHandleTypeNone;
+  CHECK(cudaMemPoolCreate(&PrivatePool, &Props));
+  int NoFd = -1;
+  EXPECT_ERR(cudaMemPoolExportToShareableHandle(
+                 &NoFd, PrivatePool, cudaMemHandleTypePosixFileDescriptor, 0),
+             cudaErrorInvalidValue);
+  CHECK(cudaMemPoolDestroy(PrivatePool));
+  // The child's stream waits for this record before its kernels run.
   CHECK(cudaEventRecord(Event, 0));
 
   int Pipe[2];
@@ -219,13 +278,21 @@ int main(int argc, char **argv) {
     std::string MemHex = toHex(&MemHandle, sizeof(MemHandle));
     std::string EventHex = toHex(&EventHandle, sizeof(EventHandle));
     std::string FdArg = std::to_string(Pipe[1]);
-    char *ChildArgv[] = {argv[0], (char *)"child", (char *)MemHex.c_str(),
-                         (char *)EventHex.c_str(), (char *)FdArg.c_str(),
+    std::string PoolFdArg = std::to_string(PoolFd);
+    std::string PoolPtrHex = toHex(&PoolPtr, sizeof(PoolPtr));
+    char *ChildArgv[] = {argv[0],
+                         (char *)"child",
+                         (char *)MemHex.c_str(),
+                         (char *)EventHex.c_str(),
+                         (char *)FdArg.c_str(),
+                         (char *)PoolFdArg.c_str(),
+                         (char *)PoolPtrHex.c_str(),
                          nullptr};
     execv("/proc/self/exe", ChildArgv);
     _exit(127);
   }
   close(Pipe[1]);
+  close(PoolFd);
   char Byte = 0;
   EXPECT(read(Pipe[0], &Byte, 1) == 1 && Byte == 'r');
   // The child has recorded the event after its kernel, which may still
@@ -240,6 +307,13 @@ int main(int argc, char **argv) {
   for (int I = 0; I < N; ++I)
     Bad += Host[I] != I + 1000;
   EXPECT(Bad == 0);
+  CHECK(cudaMemcpyAsync(Host, PoolBuf, sizeof(Host), cudaMemcpyDeviceToHost,
+                        S));
+  CHECK(cudaStreamSynchronize(S));
+  Bad = 0;
+  for (int I = 0; I < N; ++I)
+    Bad += Host[I] != I + 1000;
+  EXPECT(Bad == 0);
   int Status = 0;
   EXPECT(waitpid(Pid, &Status, 0) == Pid && WIFEXITED(Status) &&
          WEXITSTATUS(Status) == 0);
@@ -249,6 +323,8 @@ int main(int argc, char **argv) {
   CHECK(cudaEventDestroy(Plain));
   CHECK(cudaStreamDestroy(S));
   CHECK(cudaFree(Buf));
+  CHECK(cudaFreeAsync(PoolBuf, 0));
+  CHECK(cudaMemPoolDestroy(Pool));
 
   sharedPhysicalMemory();
   std::printf("%s\n", failures ? "FAIL" : "PASS");

@@ -408,6 +408,16 @@ public:
   Status memPoolSetAttribute(void *Pool, int Attr, const void *Value);
   Status memPoolGetAttribute(void *Pool, int Attr, void *Value);
   Status memPoolTrimTo(void *Pool, size_t MinBytesToKeep);
+  /// Pools shared with other processes (CPU backend; handle type POSIX file
+  /// descriptor): the pool's descriptor, a pool imported from one, and its
+  /// allocations' 64-byte export data, which the importing process maps
+  /// and later frees with cudaFree/cudaFreeAsync.
+  Status memPoolExportToShareableHandle(void *Handle, void *Pool,
+                                        int HandleType, unsigned Flags);
+  Status memPoolImportFromShareableHandle(void **Pool, void *OsHandle,
+                                          int HandleType, unsigned Flags);
+  Status memPoolExportPointer(void *Data, void *Ptr);
+  Status memPoolImportPointer(void **Ptr, void *Pool, const void *Data);
   /// cudaMemPoolSetAccess / cuMemPoolSetAccess: the pool's own device always
   /// reads and writes its memory (asking for less is cudaErrorInvalidDevice,
   /// as in CUDA); every other device is refused by checkDevice. Locations

@@ -38,6 +38,16 @@ enum ThreadArg : unsigned {
 /// else.
 WarpOp collectiveOp(const llvm::Instruction &I);
 
+/// The SIMD path's bar.red: a group of lanes calls
+/// BarRedContributePrefix + "popc"/"and"/"or" with its part of the block's
+/// reduction (an i32) before the block barrier, and
+/// BarRedResultPrefix + the same after it for the block's result; the
+/// block function that runs the groups keeps the accumulators.
+inline constexpr llvm::StringLiteral BarRedContributePrefix =
+    "cuhip.barred.contribute.";
+inline constexpr llvm::StringLiteral BarRedResultPrefix =
+    "cuhip.barred.result.";
+
 /// Metadata flattenAddressSpaces puts on atomics of `.shared` memory.
 inline constexpr const char *SharedAtomicMD = "cuhip.shared.atomic";
 

@@ -193,6 +193,8 @@ private:
                   Value *Mask);
   Value *gatherLanes(IRBuilder<> &B, Value *V, Value *Idx);
   Value *divideByUniform(IRBuilder<> &B, BinaryOperator &BO);
+  bool emitBlockReduction(IRBuilder<> &B, CallInst &CI, WarpOp Op,
+                          Value *Mask);
   bool emitTerminator(IRBuilder<> &B, BasicBlock *BB);
   void finishPhis();
   void noteAffine(IRBuilder<> &B, Instruction &I);
@@ -367,6 +369,33 @@ bool isBlockBarrier(const CallInst &CI) {
   return Id && Id->isZero();
 }
 
+/// `bar.red.{popc,and,or}` with barrier 0 and all threads
+/// (__syncthreads_count/_and/_or): the block's barrier with a reduction of
+/// every thread's predicate. A vector program reduces its active lanes,
+/// adds that to the block's accumulator (BarRedContributePrefix), passes
+/// the barrier, and reads the block's result (BarRedResultPrefix); the
+/// block function keeps both (WorkGroupLowering's buildBlockFunction).
+std::optional<WarpOp> blockReduction(const CallInst &CI) {
+  WarpOp Op;
+  switch (CI.getIntrinsicID()) {
+  case Intrinsic::nvvm_barrier_cta_red_popc_aligned_all:
+    Op = WarpOp::BarRedPopc;
+    break;
+  case Intrinsic::nvvm_barrier_cta_red_and_aligned_all:
+    Op = WarpOp::BarRedAnd;
+    break;
+  case Intrinsic::nvvm_barrier_cta_red_or_aligned_all:
+    Op = WarpOp::BarRedOr;
+    break;
+  default:
+    return std::nullopt;
+  }
+  auto *Id = dyn_cast<ConstantInt>(CI.getArgOperand(0));
+  if (!Id || !Id->isZero())
+    return std::nullopt;
+  return Op;
+}
+
 /// More matrix instructions than this keep a kernel on the scalar path:
 /// their fragments, vectors of the 32 lanes' registers, would be live all
 /// at once (fully unrolled tensor-core GEMMs hold dozens of fragments and
@@ -418,7 +447,7 @@ bool Vectorizer::check() {
       if (ID == Intrinsic::assume || ID == Intrinsic::lifetime_start ||
           ID == Intrinsic::lifetime_end || ID == Intrinsic::donothing)
         continue;
-      if (isBlockBarrier(*CI))
+      if (isBlockBarrier(*CI) || blockReduction(*CI))
         continue;
       if (matrixLanesCall(CI)) {
         if (W != 32)
@@ -473,6 +502,9 @@ void Vectorizer::computeUniformity() {
           Var |= isPairCollective(CI) ||
                  (isWarpCollective(*CI) && CI->arg_size() == 4) ||
                  matrixLanesCall(CI).has_value();
+          // A block reduction's result is the whole block's.
+          if (blockReduction(*CI))
+            continue;
         }
         for (Value *Op : I.operands())
           Var |= isVarying(Op);
@@ -718,6 +750,53 @@ Value *Vectorizer::divideByUniform(IRBuilder<> &B, BinaryOperator &BO) {
   }
   R->setName(BO.getName());
   return R;
+}
+
+/// bar.red on a group of lanes: this group's part of the reduction goes to
+/// the block's accumulator, the block barrier follows, and after it every
+/// lane reads the block's result (see blockReduction).
+bool Vectorizer::emitBlockReduction(IRBuilder<> &B, CallInst &CI, WarpOp Op,
+                                    Value *Mask) {
+  Type *I32 = B.getInt32Ty();
+  Value *Pred = isVarying(CI.getArgOperand(1))
+                    ? vec(B, CI.getArgOperand(1))
+                    : B.CreateVectorSplat(W, scalar(CI.getArgOperand(1)));
+  Value *Part;
+  StringRef Name;
+  switch (Op) {
+  case WarpOp::BarRedPopc:
+    Part = B.CreateZExtOrTrunc(
+        B.CreateUnaryIntrinsic(Intrinsic::ctpop,
+                               lanesToInt(B, B.CreateAnd(Pred, Mask))),
+        I32);
+    Name = "popc";
+    break;
+  case WarpOp::BarRedAnd:
+    // Every active lane's predicate holds (inactive lanes do not count).
+    Part = B.CreateZExt(B.CreateAndReduce(B.CreateOr(Pred, B.CreateNot(Mask))),
+                        I32);
+    Name = "and";
+    break;
+  default:
+    Part = B.CreateZExt(B.CreateOrReduce(B.CreateAnd(Pred, Mask)), I32);
+    Name = "or";
+    break;
+  }
+  Type *VoidT = B.getVoidTy();
+  FunctionCallee Contribute = M.getOrInsertFunction(
+      (BarRedContributePrefix + Name).str(),
+      FunctionType::get(VoidT, {I32}, false));
+  FunctionCallee Result = M.getOrInsertFunction(
+      (BarRedResultPrefix + Name).str(), FunctionType::get(I32, false));
+  B.CreateCall(Contribute, {Part});
+  B.CreateCall(Intrinsic::getOrInsertDeclaration(
+                   &M, Intrinsic::nvvm_barrier_cta_sync_aligned_all),
+               {B.getInt32(0)});
+  Value *R = B.CreateCall(Result, {}, "bar.red");
+  if (!CI.getType()->isIntegerTy(32))
+    R = B.CreateICmpNE(R, B.getInt32(0));
+  Map[&CI] = R;
+  return true;
 }
 
 bool Vectorizer::emitCall(IRBuilder<> &B, CallInst &CI) {
@@ -1260,6 +1339,9 @@ bool Vectorizer::emitInstruction(IRBuilder<> &B, Instruction &I,
     return emitPerLane(B, I, Mask);
   if (auto *CI = dyn_cast<CallInst>(&I); CI && isWarpCollective(*CI))
     return emitCollective(B, *CI, Mask);
+  if (auto *CI = dyn_cast<CallInst>(&I))
+    if (std::optional<WarpOp> Op = blockReduction(*CI))
+      return emitBlockReduction(B, *CI, *Op, Mask);
   if (auto *CI = dyn_cast<CallInst>(&I))
     if (std::optional<MatrixCollective> MC = matrixLanesCall(CI))
       return emitMatrix(B, *CI, *MC, Mask);

@@ -282,6 +282,7 @@ private:
   void buildBlockFunction();
   void buildScheduledBlockFunction();
   void addVectorPath(Function *Lanes, bool IsBlockFunction);
+  void lowerBlockReductions(BasicBlock *Entry, ArrayRef<BasicBlock *> Ends);
   Function *buildVectorRegions(Function *VF);
   /// Clones region R's blocks into BlockFn with VMap's argument mapping;
   /// returns the clones and the clone of the region's entry.
@@ -1140,11 +1141,13 @@ void WorkGroupBuilder::buildBlockFunction() {
         BasicBlock::Create(Ctx, "region" + Twine(R), BlockFn));
   B.CreateBr(Headers[0]);
 
+  SmallVector<BasicBlock *> Ends; // where every group has run the region
   for (size_t R = 0; R < RegionEntries.size(); ++R) {
     BasicBlock *Header = Headers[R];
     BasicBlock *Loop = BasicBlock::Create(Ctx, "region" + Twine(R) + ".thread", BlockFn);
     BasicBlock *Latch = BasicBlock::Create(Ctx, "region" + Twine(R) + ".next", BlockFn);
     BasicBlock *After = BasicBlock::Create(Ctx, "region" + Twine(R) + ".end", BlockFn);
+    Ends.push_back(After);
     IRBuilder<> HB(Header);
     HB.CreateBr(Loop);
 
@@ -1257,6 +1260,77 @@ void WorkGroupBuilder::buildBlockFunction() {
     for (size_t J = 1; J < RegionEntries.size(); ++J)
       SW->addCase(AB.getInt32(J), Headers[J]);
   }
+  lowerBlockReductions(Entry, Ends);
+}
+
+/// The SIMD path's bar.red (WarpVectorize's emitBlockReduction): each kind
+/// of reduction has an accumulator and a result in the block function.
+/// Groups of lanes add their parts to the accumulator before the barrier;
+/// once every group has run the region (its end, where the block function
+/// runs alone), the accumulator becomes the result and starts over, and
+/// the groups read the result in the next region. So a reduction that
+/// follows in that region adds to a fresh accumulator while the groups
+/// still read the last result.
+void WorkGroupBuilder::lowerBlockReductions(BasicBlock *Entry,
+                                            ArrayRef<BasicBlock *> Ends) {
+  struct Kind {
+    StringRef Name;
+    uint32_t Identity;
+    AllocaInst *Acc = nullptr, *Res = nullptr;
+  };
+  Kind Kinds[] = {{"popc", 0}, {"and", 1}, {"or", 0}};
+  SmallVector<CallInst *> Calls;
+  for (Instruction &I : instructions(BlockFn))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *F = CI->getCalledFunction();
+          F && (F->getName().starts_with(BarRedContributePrefix) ||
+                F->getName().starts_with(BarRedResultPrefix)))
+        Calls.push_back(CI);
+  if (Calls.empty())
+    return;
+  Type *I32 = Type::getInt32Ty(Ctx);
+  IRBuilder<> EB(Entry->getTerminator());
+  for (Kind &K : Kinds) {
+    K.Acc = EB.CreateAlloca(I32, nullptr, "barred.acc." + K.Name);
+    K.Res = EB.CreateAlloca(I32, nullptr, "barred.res." + K.Name);
+    EB.CreateStore(EB.getInt32(K.Identity), K.Acc);
+    EB.CreateStore(EB.getInt32(K.Identity), K.Res);
+  }
+  for (BasicBlock *End : Ends) {
+    IRBuilder<> B(End->getTerminator());
+    for (Kind &K : Kinds) {
+      B.CreateStore(B.CreateLoad(I32, K.Acc), K.Res);
+      B.CreateStore(B.getInt32(K.Identity), K.Acc);
+    }
+  }
+  for (CallInst *CI : Calls) {
+    StringRef Name = CI->getCalledFunction()->getName();
+    bool IsResult = Name.consume_front(BarRedResultPrefix);
+    if (!IsResult)
+      Name.consume_front(BarRedContributePrefix);
+    Kind *K = nullptr;
+    for (Kind &C : Kinds)
+      if (C.Name == Name)
+        K = &C;
+    assert(K && "a bar.red kind the vectorizer does not make");
+    IRBuilder<> B(CI);
+    if (IsResult) {
+      CI->replaceAllUsesWith(B.CreateLoad(I32, K->Res, "bar.red"));
+    } else {
+      Value *Old = B.CreateLoad(I32, K->Acc);
+      Value *Part = CI->getArgOperand(0);
+      Value *New = K->Name == "popc" ? B.CreateAdd(Old, Part)
+                   : K->Name == "and" ? B.CreateAnd(Old, Part)
+                                      : B.CreateOr(Old, Part);
+      B.CreateStore(New, K->Acc);
+    }
+    CI->eraseFromParent();
+  }
+  for (StringRef Prefix : {BarRedContributePrefix, BarRedResultPrefix})
+    for (Kind &K : Kinds)
+      if (Function *F = M.getFunction((Prefix + K.Name).str());
+          F && F->use_empty())
+        F->eraseFromParent();
 }
 
 /// Warps of a block run one after another between cuts (the SIMD path

@@ -42,6 +42,16 @@ typedef struct CUlinkState_st *CUlinkState;
 typedef struct CUarray_st *CUarray;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
 typedef unsigned long long CUmemGenericAllocationHandle;
+// Interprocess handles and pool export data: 64 opaque bytes each.
+typedef struct CUipcMemHandle_st {
+  char reserved[64];
+} CUipcMemHandle;
+typedef struct CUipcEventHandle_st {
+  char reserved[64];
+} CUipcEventHandle;
+typedef struct CUmemPoolPtrExportData_st {
+  unsigned char reserved[64];
+} CUmemPoolPtrExportData;
 typedef struct CUexecAffinityParam_st CUexecAffinityParam;
 
 #ifndef CU_UUID_HAS_BEEN_DEFINED
@@ -64,6 +74,7 @@ typedef int CUlibraryOption;
 typedef int CUmoduleLoadingMode;
 typedef int CUlaunchAttributeID;
 typedef int CUmemAllocationGranularity_flags;
+typedef int CUmemAllocationHandleType; // CU_MEM_HANDLE_TYPE_*
 typedef int CUdriverProcAddressQueryResult;
 typedef int CUmem_advise;           // CU_MEM_ADVISE_*, cudaMemoryAdvise's
 typedef int CUdevice_P2PAttribute;  // CU_DEVICE_P2P_ATTRIBUTE_*

@@ -999,7 +999,7 @@ CUHIP_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool Pool,
 
 CUHIP_EXPORT CUresult cuMemPoolExportToShareableHandle(void *Handle,
                                                        CUmemoryPool Pool,
-                                                       int HandleType,
+                                                       CUmemAllocationHandleType HandleType,
                                                        unsigned long long Flags) {
   if (CUresult R = checkInit())
     return R;
@@ -1011,7 +1011,7 @@ CUHIP_EXPORT CUresult cuMemPoolExportToShareableHandle(void *Handle,
 }
 
 CUHIP_EXPORT CUresult cuMemPoolImportFromShareableHandle(
-    CUmemoryPool *Pool, void *OsHandle, int HandleType,
+    CUmemoryPool *Pool, void *OsHandle, CUmemAllocationHandleType HandleType,
     unsigned long long Flags) {
   if (CUresult R = checkInit())
     return R;
@@ -1026,7 +1026,7 @@ CUHIP_EXPORT CUresult cuMemPoolImportFromShareableHandle(
 }
 
 // Pools belong to devices, not contexts: no context needs to be current.
-CUHIP_EXPORT CUresult cuMemPoolExportPointer(void *ExportData,
+CUHIP_EXPORT CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *ExportData,
                                              CUdeviceptr Ptr) {
   if (CUresult R = checkInit())
     return R;
@@ -1035,7 +1035,7 @@ CUHIP_EXPORT CUresult cuMemPoolExportPointer(void *ExportData,
 
 CUHIP_EXPORT CUresult cuMemPoolImportPointer(CUdeviceptr *Ptr,
                                              CUmemoryPool Pool,
-                                             void *ExportData) {
+                                             CUmemPoolPtrExportData *ExportData) {
   if (CUresult R = checkInit())
     return R;
   if (!Ptr)
@@ -1123,14 +1123,7 @@ CUHIP_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr DPtr, CUstream S) {
 // Interprocess handles (runtime/lib/Ipc.h)
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// CUipcMemHandle and CUipcEventHandle: 64 opaque bytes, passed by value.
-struct IpcHandleBytes {
-  char Reserved[64];
-};
-} // namespace
-
-CUHIP_EXPORT CUresult cuIpcGetMemHandle(IpcHandleBytes *Handle,
+CUHIP_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *Handle,
                                         CUdeviceptr Ptr) {
   if (CUresult R = checkContext())
     return R;
@@ -1138,7 +1131,7 @@ CUHIP_EXPORT CUresult cuIpcGetMemHandle(IpcHandleBytes *Handle,
 }
 
 CUHIP_EXPORT CUresult cuIpcOpenMemHandle(CUdeviceptr *Ptr,
-                                         IpcHandleBytes Handle,
+                                         CUipcMemHandle Handle,
                                          unsigned int Flags) {
   if (CUresult R = checkContext())
     return R;
@@ -1151,7 +1144,7 @@ CUHIP_EXPORT CUresult cuIpcOpenMemHandle(CUdeviceptr *Ptr,
 }
 
 CUHIP_EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *Ptr,
-                                            IpcHandleBytes Handle,
+                                            CUipcMemHandle Handle,
                                             unsigned int Flags) {
   return cuIpcOpenMemHandle(Ptr, Handle, Flags);
 }
@@ -1162,7 +1155,7 @@ CUHIP_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr Ptr) {
   return toCU(runtime().ipcCloseMemHandle(ptr(Ptr)));
 }
 
-CUHIP_EXPORT CUresult cuIpcGetEventHandle(IpcHandleBytes *Handle,
+CUHIP_EXPORT CUresult cuIpcGetEventHandle(CUipcEventHandle *Handle,
                                           CUevent Event) {
   if (CUresult R = checkContext())
     return R;
@@ -1170,7 +1163,7 @@ CUHIP_EXPORT CUresult cuIpcGetEventHandle(IpcHandleBytes *Handle,
 }
 
 CUHIP_EXPORT CUresult cuIpcOpenEventHandle(CUevent *Event,
-                                           IpcHandleBytes Handle) {
+                                           CUipcEventHandle Handle) {
   if (CUresult R = checkContext())
     return R;
   if (!Event)

@@ -144,8 +144,8 @@ CUHIP_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *Handle,
 }
 
 CUHIP_EXPORT CUresult cuMemExportToShareableHandle(
-    void *Shareable, CUmemGenericAllocationHandle Handle, int HandleType,
-    unsigned long long Flags) {
+    void *Shareable, CUmemGenericAllocationHandle Handle,
+    CUmemAllocationHandleType HandleType, unsigned long long Flags) {
   if (CUresult R = checkInit())
     return R;
   if (!Shareable || Flags)
@@ -170,7 +170,8 @@ CUHIP_EXPORT CUresult cuMemExportToShareableHandle(
 }
 
 CUHIP_EXPORT CUresult cuMemImportFromShareableHandle(
-    CUmemGenericAllocationHandle *Handle, void *OsHandle, int HandleType) {
+    CUmemGenericAllocationHandle *Handle, void *OsHandle,
+    CUmemAllocationHandleType HandleType) {
   if (CUresult R = checkInit())
     return R;
   if (!Handle)

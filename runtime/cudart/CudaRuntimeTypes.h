@@ -506,6 +506,10 @@ enum cudaMemAllocationHandleType {
   cudaMemHandleTypeFabric = 0x8
 };
 
+struct cudaMemPoolPtrExportData {
+  unsigned char reserved[64];
+};
+
 struct cudaMemPoolProps {
   enum cudaMemAllocationType allocType;
   enum cudaMemAllocationHandleType handleTypes;

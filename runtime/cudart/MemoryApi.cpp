@@ -488,25 +488,28 @@ CUHIP_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t Pool,
 
 // Pools shared between processes (POSIX file descriptors): Memory.cpp.
 CUHIP_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(
-    void *Handle, cudaMemPool_t Pool, int HandleType, unsigned int Flags) {
+    void *Handle, cudaMemPool_t Pool, enum cudaMemAllocationHandleType HandleType,
+    unsigned int Flags) {
   return runtime().memPoolExportToShareableHandle(Handle, Pool, HandleType,
                                                   Flags);
 }
 
 CUHIP_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(
-    cudaMemPool_t *Pool, void *OsHandle, int HandleType, unsigned int Flags) {
+    cudaMemPool_t *Pool, void *OsHandle,
+    enum cudaMemAllocationHandleType HandleType, unsigned int Flags) {
   return runtime().memPoolImportFromShareableHandle(
       reinterpret_cast<void **>(Pool), OsHandle, HandleType, Flags);
 }
 
-CUHIP_EXPORT cudaError_t cudaMemPoolExportPointer(void *ExportData,
-                                                  void *Ptr) {
+CUHIP_EXPORT cudaError_t
+cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *ExportData,
+                         void *Ptr) {
   return runtime().memPoolExportPointer(ExportData, Ptr);
 }
 
 CUHIP_EXPORT cudaError_t cudaMemPoolImportPointer(void **Ptr,
                                                   cudaMemPool_t Pool,
-                                                  void *ExportData) {
+                                                  struct cudaMemPoolPtrExportData *ExportData) {
   return runtime().memPoolImportPointer(Ptr, Pool, ExportData);
 }
 

@@ -48,6 +48,11 @@ inline constexpr llvm::StringLiteral BarRedContributePrefix =
 inline constexpr llvm::StringLiteral BarRedResultPrefix =
     "cuhip.barred.result.";
 
+/// Metadata on the cuhip_block_yield call of a polling loop that tries to
+/// take a lock (insertPollLoopYields); yields without it are in loops that
+/// only read, which the SIMD path accepts.
+inline constexpr const char *PollLockMD = "cuhip.poll.lock";
+
 /// Metadata flattenAddressSpaces puts on atomics of `.shared` memory.
 inline constexpr const char *SharedAtomicMD = "cuhip.shared.atomic";
 

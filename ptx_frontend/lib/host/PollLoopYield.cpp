@@ -10,7 +10,8 @@
 // one, a call to cuhip_block_yield. Outside cooperative launches the fiber
 // is null and the loop costs one extra load and branch per iteration, and
 // only loops that do nothing but poll are touched, so ordinary kernels are
-// unchanged.
+// unchanged. A yield in a loop that tries to take a lock is marked
+// (PollLockMD): the SIMD path takes kernels whose polling loops only read.
 //
 //===----------------------------------------------------------------------===//
 #include "HostPasses.h"
@@ -87,6 +88,15 @@ bool isMemcheckCall(const Instruction &I) {
   return Callee && Callee->getName() == "cuhip_memcheck";
 }
 
+/// Does L try to take a lock (cmpxchg or exchange) rather than only read?
+bool takesLock(const Loop &L) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      if (isPollingRead(I) && !isa<LoadInst>(I))
+        return true;
+  return false;
+}
+
 /// A loop polls when whether it ends depends on memory another thread
 /// writes, and it writes nothing itself except through its lock attempts:
 /// a loop that also stores or adds does work of its own and is not a wait.
@@ -107,14 +117,18 @@ bool isPollingLoop(const Loop &L) {
 unsigned insertPollLoopYields(Function &F, Value *Ctx) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
-  SmallVector<std::pair<BasicBlock *, BasicBlock *>> BackEdges;
+  struct BackEdge {
+    BasicBlock *Latch, *Header;
+    bool Lock;
+  };
+  SmallVector<BackEdge> BackEdges;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!isPollingLoop(*L))
       continue;
     SmallVector<BasicBlock *> Latches;
     L->getLoopLatches(Latches);
     for (BasicBlock *Latch : Latches)
-      BackEdges.push_back({Latch, L->getHeader()});
+      BackEdges.push_back({Latch, L->getHeader(), takesLock(*L)});
   }
   if (BackEdges.empty())
     return 0;
@@ -124,7 +138,7 @@ unsigned insertPollLoopYields(Function &F, Value *Ctx) {
       "cuhip_block_yield",
       FunctionType::get(Type::getVoidTy(C), {PointerType::get(C, 0)}, false));
   unsigned Inserted = 0;
-  for (auto [Latch, Header] : BackEdges) {
+  for (auto [Latch, Header, Lock] : BackEdges) {
     // An edge of an outer polling loop may already have been split for an
     // inner one that shares its latch; the split block is a latch too.
     if (!is_contained(successors(Latch), Header))
@@ -139,7 +153,14 @@ unsigned insertPollLoopYields(Function &F, Value *Ctx) {
     Instruction *Then =
         SplitBlockAndInsertIfThen(IsFiber, Edge->getTerminator(), false);
     IRBuilder<> TB(Then);
-    TB.CreateCall(Yield, {Ctx});
+    CallInst *Call = TB.CreateCall(Yield, {Ctx});
+    // Lanes of one SIMD program that contend for a lock would wait for
+    // each other forever (the loop runs while any lane spins, and the lane
+    // holding the lock waits at the loop's exit): such loops keep the
+    // scalar path (WarpVectorize). A loop that only reads waits for other
+    // blocks (a look-back) and may run as lanes.
+    if (Lock)
+      Call->setMetadata(PollLockMD, MDNode::get(C, {}));
     ++Inserted;
   }
   return Inserted;

@@ -464,6 +464,15 @@ bool Vectorizer::check() {
       if (ID == Intrinsic::readcyclecounter ||
           Callee->getName() == "cuhip_globaltimer")
         continue;
+      // A polling loop's yield to the block's fiber (cooperative launches):
+      // uniform, and the block's state, vectors included, is on the fiber's
+      // stack. Not in a loop that takes a lock (PollLockMD): lanes of one
+      // program contending for it would wait for each other forever.
+      if (Callee->getName() == "cuhip_block_yield") {
+        if (CI->getMetadata(PollLockMD))
+          return fail("a polling loop that takes a lock");
+        continue;
+      }
       if (ID == Intrinsic::not_intrinsic || !isTriviallyVectorizable(ID))
         return fail("a call to " + Callee->getName());
       if (CI->getType()->isAggregateType())

@@ -1619,8 +1619,9 @@ Error WorkGroupBuilder::run() {
   // Before the collectives are cut: their exchange stores would hide the
   // polling loops around them.
   insertPollLoopYields(*Thread, Thread->getArg(ArgCtx));
-  // The vector program is made after the yields: a kernel with a polling
-  // loop keeps the scalar path, whose blocks can yield to each other.
+  // The vector program is made after the yields, which it keeps (blocks
+  // of cooperative launches yield to each other on either path); a kernel
+  // whose polling loop takes a lock keeps the scalar path.
   if (!WarpWidth) {
     Layout.ScalarReason = "vectorization is off (CUHIP_CPU_VECTORIZE=0)";
   } else {

@@ -1251,8 +1251,10 @@ TEST(DriverProcAddress, VersionsFlagsAndMissingSymbols) {
 
 TEST(DriverProcAddress, UnimplementedFunctionsSayNotSupported) {
   CHECK_CU(cuInit(0));
-  CUipcMemHandle H;
-  EXPECT_EQ(cuIpcGetMemHandle(&H, 0), CUDA_ERROR_NOT_SUPPORTED);
+  // Multicast objects (NVLink multicast) are not implemented.
+  CUmemGenericAllocationHandle H;
+  CUmulticastObjectProp Prop = {};
+  EXPECT_EQ(cuMulticastCreate(&H, &Prop), CUDA_ERROR_NOT_SUPPORTED);
   // An export table cuhip does not know is not found (the static runtime
   // copes with that for its optional ones).
   const void *Table = reinterpret_cast<const void *>(1);

@@ -236,7 +236,9 @@ TEST(CudartDevices, PeersOfTheOnlyDevice) {
   (void)cudaGetLastError();
 }
 
-TEST(CudartDevices, IpcIsNotSupported) {
+// Sharing with other processes is the e2e program `ipc`'s; here the
+// argument checks of one process.
+TEST(CudartDevices, IpcChecksItsArguments) {
   int Dummy;
   cudaIpcMemHandle_t M;
   cudaIpcEventHandle_t E;
@@ -244,13 +246,22 @@ TEST(CudartDevices, IpcIsNotSupported) {
   cudaEvent_t Ev = nullptr;
   std::memset(&M, 0, sizeof(M));
   std::memset(&E, 0, sizeof(E));
-  EXPECT_EQ(cudaIpcGetMemHandle(&M, &Dummy), cudaErrorNotSupported);
+  // Host memory is no allocation to share, and zeros are no handle.
+  EXPECT_EQ(cudaIpcGetMemHandle(&M, &Dummy), cudaErrorInvalidValue);
   EXPECT_EQ(cudaIpcOpenMemHandle(&Ptr, M, cudaIpcMemLazyEnablePeerAccess),
-            cudaErrorNotSupported);
-  EXPECT_EQ(cudaIpcCloseMemHandle(&Dummy), cudaErrorNotSupported);
-  EXPECT_EQ(cudaIpcGetEventHandle(&E, Ev), cudaErrorNotSupported);
-  EXPECT_EQ(cudaIpcOpenEventHandle(&Ev, E), cudaErrorNotSupported);
+            cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaIpcOpenMemHandle(&Ptr, M, 2), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaIpcCloseMemHandle(&Dummy), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaIpcGetEventHandle(&E, Ev), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaIpcOpenEventHandle(&Ev, E), cudaErrorInvalidResourceHandle);
   EXPECT_EQ(cudaIpcGetMemHandle(nullptr, &Dummy), cudaErrorInvalidValue);
+  // A handle of this process's own memory cannot be opened here.
+  void *Dev = nullptr;
+  ASSERT_EQ(cudaMalloc(&Dev, 1024), cudaSuccess);
+  EXPECT_EQ(cudaIpcGetMemHandle(&M, Dev), cudaSuccess);
+  EXPECT_EQ(cudaIpcOpenMemHandle(&Ptr, M, cudaIpcMemLazyEnablePeerAccess),
+            cudaErrorDeviceUninitialized);
+  EXPECT_EQ(cudaFree(Dev), cudaSuccess);
   EXPECT_EQ(cudaDeviceFlushGPUDirectRDMAWrites(
                 cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
                 cudaFlushGPUDirectRDMAWritesToOwner),
@@ -616,8 +627,10 @@ TEST(CudartAttributes, CpuBackendReportsWhatItImplements) {
   EXPECT_GT(attribute(cudaDevAttrMaxTexture3DDepth), 0);
   EXPECT_GT(attribute(cudaDevAttrMaxSurface2DLayeredLayers), 0);
   EXPECT_EQ(attribute(cudaDevAttrMaxTexture2DMipmappedWidth), 0);
-  EXPECT_EQ(attribute(cudaDevAttrMemoryPoolSupportedHandleTypes), 0);
-  EXPECT_EQ(attribute(cudaDevAttrIpcEventSupport), 0);
+  // Shared with other processes through memfds (POSIX descriptors).
+  EXPECT_EQ(attribute(cudaDevAttrMemoryPoolSupportedHandleTypes),
+            cudaMemHandleTypePosixFileDescriptor);
+  EXPECT_EQ(attribute(cudaDevAttrIpcEventSupport), 1);
   EXPECT_EQ(attribute(cudaDevAttrGPUDirectRDMASupported), 0);
 
   // A program walking the persisting-L2 path: the set-aside takes up to the

@@ -601,9 +601,23 @@ TEST_F(MemoryTest, PoolPropertiesAreChecked) {
   P = MemPoolProps();
   P.LocationId = 3;
   EXPECT_EQ(R.memPoolCreate(&Pool, P), cudaErrorInvalidDevice);
+  // POSIX descriptors (1) are the one shareable handle type; Win32 (2),
+  // Win32 KMT (4) and fabric (8) handles are not.
   P = MemPoolProps();
-  P.HandleTypes = 1;
+  P.HandleTypes = 2;
   EXPECT_EQ(R.memPoolCreate(&Pool, P), cudaErrorNotSupported);
+  P.HandleTypes = 1 | 8;
+  EXPECT_EQ(R.memPoolCreate(&Pool, P), cudaErrorNotSupported);
+  P.HandleTypes = 1;
+  ASSERT_EQ(R.memPoolCreate(&Pool, P), cudaSuccess);
+  int Fd = -1;
+  EXPECT_EQ(R.memPoolExportToShareableHandle(&Fd, Pool, 1, 0), cudaSuccess);
+  EXPECT_GE(Fd, 0);
+  if (Fd >= 0)
+    close(Fd);
+  EXPECT_EQ(R.memPoolExportToShareableHandle(&Fd, Pool, 2, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(R.memPoolDestroy(Pool), cudaSuccess);
   EXPECT_EQ(R.memPoolCreate(nullptr, MemPoolProps()), cudaErrorInvalidValue);
   // A pool of at most 4 KiB.
   P = MemPoolProps();

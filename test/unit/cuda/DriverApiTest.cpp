@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -570,6 +571,44 @@ TEST_F(Driver, HostMemoryAndPointerAttributes) {
             CUDA_ERROR_INVALID_VALUE);
   CHECK_CU(cuMemFree(D));
   CHECK_CU(cuMemFree(M));
+}
+
+// Physical allocations and pools name their device and need no current
+// context (memMapIPCDrv creates and exports its allocations after
+// destroying the contexts it made; a static-runtime child imports pool
+// pointers before the runtime made any context current).
+TEST_F(Driver, PhysicalAllocationsNeedNoContext) {
+  CHECK_CU(cuCtxSetCurrent(nullptr));
+  CUmemAllocationProp Prop = {};
+  Prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  Prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  Prop.location.id = 0;
+  Prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  size_t Gran = 0;
+  CHECK_CU(cuMemGetAllocationGranularity(&Gran, &Prop,
+                                         CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  CUmemGenericAllocationHandle H, Imported;
+  CHECK_CU(cuMemCreate(&H, Gran, &Prop, 0));
+  int Fd = -1;
+  CHECK_CU(cuMemExportToShareableHandle(
+      &Fd, H, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  CHECK_CU(cuMemImportFromShareableHandle(
+      &Imported, (void *)(uintptr_t)Fd,
+      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+  close(Fd);
+  // A descriptor that is no allocation is refused.
+  EXPECT_EQ(cuMemImportFromShareableHandle(
+                &Imported, (void *)(uintptr_t)-1,
+                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+            CUDA_ERROR_INVALID_VALUE);
+  CHECK_CU(cuMemRelease(Imported));
+  CHECK_CU(cuMemRelease(H));
+  CUmemPoolPtrExportData Data = {};
+  CUdeviceptr P = 0;
+  CUmemoryPool Pool = nullptr;
+  CHECK_CU(cuDeviceGetDefaultMemPool(&Pool, Dev));
+  // The default pool imports nothing: an argument error, not a context one.
+  EXPECT_EQ(cuMemPoolImportPointer(&P, Pool, &Data), CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST_F(Driver, VirtualMemoryManagement) {

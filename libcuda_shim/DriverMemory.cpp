@@ -997,16 +997,14 @@ CUHIP_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool Pool,
   return toCU(runtime().memPoolGetAttribute(Pool, int(Attr), Value));
 }
 
-CUHIP_EXPORT CUresult cuMemPoolExportToShareableHandle(void *Handle,
-                                                       CUmemoryPool Pool,
-                                                       CUmemAllocationHandleType HandleType,
-                                                       unsigned long long Flags) {
+CUHIP_EXPORT CUresult cuMemPoolExportToShareableHandle(
+    void *Handle, CUmemoryPool Pool, CUmemAllocationHandleType HandleType,
+    unsigned long long Flags) {
   if (CUresult R = checkInit())
     return R;
   if (Flags >> 32)
     return CUDA_ERROR_INVALID_VALUE;
-  return toCU(runtime().memPoolExportToShareableHandle(Handle, Pool,
-                                                       HandleType,
+  return toCU(runtime().memPoolExportToShareableHandle(Handle, Pool, HandleType,
                                                        unsigned(Flags)));
 }
 
@@ -1033,9 +1031,8 @@ CUHIP_EXPORT CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *ExportData,
   return toCU(runtime().memPoolExportPointer(ExportData, ptr(Ptr)));
 }
 
-CUHIP_EXPORT CUresult cuMemPoolImportPointer(CUdeviceptr *Ptr,
-                                             CUmemoryPool Pool,
-                                             CUmemPoolPtrExportData *ExportData) {
+CUHIP_EXPORT CUresult cuMemPoolImportPointer(
+    CUdeviceptr *Ptr, CUmemoryPool Pool, CUmemPoolPtrExportData *ExportData) {
   if (CUresult R = checkInit())
     return R;
   if (!Ptr)

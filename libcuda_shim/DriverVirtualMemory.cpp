@@ -14,14 +14,14 @@
 //===----------------------------------------------------------------------===//
 #include "DriverExport.h"
 
+#include <algorithm>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
-#include <algorithm>
 
 using namespace cuhip;
 using namespace cuhip::cuda;

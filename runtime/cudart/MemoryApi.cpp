@@ -488,8 +488,8 @@ CUHIP_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t Pool,
 
 // Pools shared between processes (POSIX file descriptors): Memory.cpp.
 CUHIP_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(
-    void *Handle, cudaMemPool_t Pool, enum cudaMemAllocationHandleType HandleType,
-    unsigned int Flags) {
+    void *Handle, cudaMemPool_t Pool,
+    enum cudaMemAllocationHandleType HandleType, unsigned int Flags) {
   return runtime().memPoolExportToShareableHandle(Handle, Pool, HandleType,
                                                   Flags);
 }
@@ -501,15 +501,14 @@ CUHIP_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(
       reinterpret_cast<void **>(Pool), OsHandle, HandleType, Flags);
 }
 
-CUHIP_EXPORT cudaError_t
-cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *ExportData,
-                         void *Ptr) {
+CUHIP_EXPORT cudaError_t cudaMemPoolExportPointer(
+    struct cudaMemPoolPtrExportData *ExportData, void *Ptr) {
   return runtime().memPoolExportPointer(ExportData, Ptr);
 }
 
-CUHIP_EXPORT cudaError_t cudaMemPoolImportPointer(void **Ptr,
-                                                  cudaMemPool_t Pool,
-                                                  struct cudaMemPoolPtrExportData *ExportData) {
+CUHIP_EXPORT cudaError_t
+cudaMemPoolImportPointer(void **Ptr, cudaMemPool_t Pool,
+                         struct cudaMemPoolPtrExportData *ExportData) {
   return runtime().memPoolImportPointer(Ptr, Pool, ExportData);
 }
 

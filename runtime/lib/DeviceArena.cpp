@@ -351,8 +351,8 @@ bool DeviceArena::share(const void *Ptr, int *Fd, size_t *Offset) {
     size_t Done = 0;
     bool Ok = ftruncate(M, off_t(Sp.BodyBytes)) == 0;
     while (Ok && Done < Sp.BodyBytes) {
-      ssize_t N = pwrite(M, static_cast<char *>(P) + Done,
-                         Sp.BodyBytes - Done, off_t(Done));
+      ssize_t N = pwrite(M, static_cast<char *>(P) + Done, Sp.BodyBytes - Done,
+                         off_t(Done));
       if (N < 0 && errno == EINTR)
         continue;
       Ok = N > 0;

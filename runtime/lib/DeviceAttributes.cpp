@@ -219,7 +219,9 @@ Status Runtime::deviceAttribute(int A, int Device, int *Value) {
     V = D.Integrated;
     break;
   // cudaMemHandleTypePosixFileDescriptor (1) where memory is host memory.
-  case MEMPOOL_SUPPORTED_HANDLE_TYPES: V = D.Integrated ? 1 : 0; break;
+  case MEMPOOL_SUPPORTED_HANDLE_TYPES:
+    V = D.Integrated ? 1 : 0;
+    break;
   case MAX_PERSISTING_L2_CACHE_SIZE: V = D.MaxPersistingL2CacheSize; break;
   case MAX_ACCESS_POLICY_WINDOW_SIZE: V = D.MaxAccessPolicyWindowSize; break;
   // Kernels call through function pointers the host took (cudaGetFunc-

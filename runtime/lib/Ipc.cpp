@@ -106,8 +106,8 @@ void *mapShared(int Fd, uint64_t Offset, uint64_t Bytes) {
   size_t Page = pageSize();
   uint64_t Start = Offset / Page * Page;
   uint64_t Len = (Offset + Bytes + Page - 1) / Page * Page - Start;
-  void *M = mmap(nullptr, Len, PROT_READ | PROT_WRITE, MAP_SHARED, Fd,
-                 off_t(Start));
+  void *M =
+      mmap(nullptr, Len, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, off_t(Start));
   if (M == MAP_FAILED)
     return nullptr;
   return static_cast<char *>(M) + (Offset - Start);
@@ -174,9 +174,9 @@ uint64_t SharedEvent::issue() {
 
 void SharedEvent::complete(uint64_t N) {
   uint64_t Cur = State->Done.load(std::memory_order_relaxed);
-  while (Cur < N && !State->Done.compare_exchange_weak(
-                        Cur, N, std::memory_order_release,
-                        std::memory_order_relaxed)) {
+  while (Cur < N &&
+         !State->Done.compare_exchange_weak(Cur, N, std::memory_order_release,
+                                            std::memory_order_relaxed)) {
   }
 }
 

@@ -28,10 +28,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
 #include <set>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1142,8 +1142,7 @@ Status Runtime::memPoolDestroy(void *Pool) {
 /// The pool's descriptor, duplicated: another process receives it (over a
 /// Unix socket) and imports the pool with it.
 Status Runtime::memPoolExportToShareableHandle(void *Handle, void *Pool,
-                                               int HandleType,
-                                               unsigned Flags) {
+                                               int HandleType, unsigned Flags) {
   if (!Handle || Flags)
     return record(cudaErrorInvalidValue);
   if (Status S = deviceStatus())
@@ -1154,8 +1153,7 @@ Status Runtime::memPoolExportToShareableHandle(void *Handle, void *Pool,
   std::lock_guard<std::mutex> G(T.Lock);
   MemPool *P = livePool(T, Pool);
   // Only a pool created for this handle type, and not an imported one.
-  if (!P || P->Imported || HandleType != HandleTypePosixFd ||
-      P->Share.Fd < 0)
+  if (!P || P->Imported || HandleType != HandleTypePosixFd || P->Share.Fd < 0)
     return record(cudaErrorInvalidValue);
   int Fd = dup(P->Share.Fd);
   if (Fd < 0)
@@ -1222,8 +1220,7 @@ Status Runtime::memPoolExportPointer(void *Data, void *Ptr) {
   return CoreAccess::shareAllocation(*this, Ptr, Data, Owner);
 }
 
-Status Runtime::memPoolImportPointer(void **Ptr, void *Pool,
-                                     const void *Data) {
+Status Runtime::memPoolImportPointer(void **Ptr, void *Pool, const void *Data) {
   if (!Ptr || !Data)
     return record(cudaErrorInvalidValue);
   *Ptr = nullptr;

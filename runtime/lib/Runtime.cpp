@@ -22,8 +22,8 @@
 #include "cuhip/runtime/Graph.h"
 
 #include "CpuBackend.h"
-#include "DeviceLaunch.h"
 #include "DeviceArena.h"
+#include "DeviceLaunch.h"
 #include "HipBackend.h"
 #include "Ipc.h"
 #include "StreamQueue.h"

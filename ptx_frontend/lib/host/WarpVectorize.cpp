@@ -193,8 +193,7 @@ private:
                   Value *Mask);
   Value *gatherLanes(IRBuilder<> &B, Value *V, Value *Idx);
   Value *divideByUniform(IRBuilder<> &B, BinaryOperator &BO);
-  bool emitBlockReduction(IRBuilder<> &B, CallInst &CI, WarpOp Op,
-                          Value *Mask);
+  bool emitBlockReduction(IRBuilder<> &B, CallInst &CI, WarpOp Op, Value *Mask);
   bool emitTerminator(IRBuilder<> &B, BasicBlock *BB);
   void finishPhis();
   void noteAffine(IRBuilder<> &B, Instruction &I);
@@ -720,10 +719,10 @@ Value *Vectorizer::divideByUniform(IRBuilder<> &B, BinaryOperator &BO) {
   if (Signed)
     D = B.CreateBinaryIntrinsic(Intrinsic::abs, D, B.getFalse());
   D = B.CreateBinaryIntrinsic(Intrinsic::umax, D, B.getInt32(1));
-  Value *Lg = B.CreateSub(
-      B.getInt32(32),
-      B.CreateBinaryIntrinsic(Intrinsic::ctlz, B.CreateSub(D, B.getInt32(1)),
-                              B.getFalse()));
+  Value *Lg = B.CreateSub(B.getInt32(32),
+                          B.CreateBinaryIntrinsic(Intrinsic::ctlz,
+                                                  B.CreateSub(D, B.getInt32(1)),
+                                                  B.getFalse()));
   Value *D64 = B.CreateZExt(D, I64);
   Value *Pow = B.CreateShl(B.getInt64(1), B.CreateZExt(Lg, I64));
   Value *Magic = B.CreateAdd(
@@ -737,14 +736,15 @@ Value *Vectorizer::divideByUniform(IRBuilder<> &B, BinaryOperator &BO) {
   Value *AbsN =
       Signed ? B.CreateBinaryIntrinsic(Intrinsic::abs, N, B.getFalse()) : N;
   Value *T = B.CreateTrunc(
-      B.CreateLShr(B.CreateMul(B.CreateZExt(AbsN, vecTy(I64)),
-                               B.CreateVectorSplat(W, B.CreateZExt(Magic, I64))),
-                   splat(B.getInt64(32))),
+      B.CreateLShr(
+          B.CreateMul(B.CreateZExt(AbsN, vecTy(I64)),
+                      B.CreateVectorSplat(W, B.CreateZExt(Magic, I64))),
+          splat(B.getInt64(32))),
       vecTy(I32));
-  Value *Q = B.CreateLShr(
-      B.CreateAdd(T, B.CreateLShr(B.CreateSub(AbsN, T),
-                                  B.CreateVectorSplat(W, Sh1))),
-      B.CreateVectorSplat(W, Sh2), "div.q");
+  Value *Q =
+      B.CreateLShr(B.CreateAdd(T, B.CreateLShr(B.CreateSub(AbsN, T),
+                                               B.CreateVectorSplat(W, Sh1))),
+                   B.CreateVectorSplat(W, Sh2), "div.q");
   Value *R = Q;
   if (IsRem)
     R = B.CreateSub(AbsN, B.CreateMul(Q, B.CreateVectorSplat(W, D)));
@@ -752,9 +752,9 @@ Value *Vectorizer::divideByUniform(IRBuilder<> &B, BinaryOperator &BO) {
     Value *NNeg = B.CreateICmpSLT(N, splat(B.getInt32(0)));
     Value *Neg = NNeg;
     if (!IsRem)
-      Neg = B.CreateXor(NNeg, B.CreateVectorSplat(
-                                  W, B.CreateICmpSLT(scalar(BO.getOperand(1)),
-                                                     B.getInt32(0))));
+      Neg = B.CreateXor(
+          NNeg, B.CreateVectorSplat(W, B.CreateICmpSLT(scalar(BO.getOperand(1)),
+                                                       B.getInt32(0))));
     R = B.CreateSelect(Neg, B.CreateNeg(R), R);
   }
   R->setName(BO.getName());
@@ -792,9 +792,9 @@ bool Vectorizer::emitBlockReduction(IRBuilder<> &B, CallInst &CI, WarpOp Op,
     break;
   }
   Type *VoidT = B.getVoidTy();
-  FunctionCallee Contribute = M.getOrInsertFunction(
-      (BarRedContributePrefix + Name).str(),
-      FunctionType::get(VoidT, {I32}, false));
+  FunctionCallee Contribute =
+      M.getOrInsertFunction((BarRedContributePrefix + Name).str(),
+                            FunctionType::get(VoidT, {I32}, false));
   FunctionCallee Result = M.getOrInsertFunction(
       (BarRedResultPrefix + Name).str(), FunctionType::get(I32, false));
   B.CreateCall(Contribute, {Part});

@@ -1319,7 +1319,7 @@ void WorkGroupBuilder::lowerBlockReductions(BasicBlock *Entry,
     } else {
       Value *Old = B.CreateLoad(I32, K->Acc);
       Value *Part = CI->getArgOperand(0);
-      Value *New = K->Name == "popc" ? B.CreateAdd(Old, Part)
+      Value *New = K->Name == "popc"  ? B.CreateAdd(Old, Part)
                    : K->Name == "and" ? B.CreateAnd(Old, Part)
                                       : B.CreateOr(Old, Part);
       B.CreateStore(New, K->Acc);

@@ -8,8 +8,8 @@
 // export data to a child (itself, run again with them on the command line;
 // /proc/self/exe). The child maps both, waits on the event in a stream,
 // runs a kernel that spins for 50 ms and kernels that add 1000 to every
-// element of each, records the event, tells the parent through a pipe, and exits.
-// The parent's stream waits on the event and copies the buffers back: it
+// element of each, records the event, tells the parent through a pipe, and
+// exits. The parent's stream waits on the event and copies the buffers back: it
 // must see the child's kernels, however long they ran. Both sides check
 // the error cases too. Prints PASS.
 #include "Expect.h"
@@ -107,9 +107,9 @@ static int child(const char *MemHex, const char *EventHex, int NotifyFd,
   cudaIpcMemHandle_t Junk;
   std::memset(&Junk, 0x5a, sizeof(Junk));
   void *Nothing = nullptr;
-  EXPECT_ERR(cudaIpcOpenMemHandle(&Nothing, Junk,
-                                  cudaIpcMemLazyEnablePeerAccess),
-             cudaErrorInvalidResourceHandle);
+  EXPECT_ERR(
+      cudaIpcOpenMemHandle(&Nothing, Junk, cudaIpcMemLazyEnablePeerAccess),
+      cudaErrorInvalidResourceHandle);
 
   cudaStream_t S;
   CHECK(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
@@ -154,9 +154,8 @@ static void sharedPhysicalMemory() {
   Prop.location.id = 0;
   Prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   size_t Gran = 0;
-  EXPECT(cuMemGetAllocationGranularity(&Gran, &Prop,
-                                       CU_MEM_ALLOC_GRANULARITY_MINIMUM) ==
-         CUDA_SUCCESS);
+  EXPECT(cuMemGetAllocationGranularity(
+             &Gran, &Prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) == CUDA_SUCCESS);
   CUmemGenericAllocationHandle H, Imported, Plain;
   EXPECT(cuMemCreate(&H, Gran, &Prop, 0) == CUDA_SUCCESS);
   int Fd = -1;
@@ -224,9 +223,9 @@ int main(int argc, char **argv) {
   int HostInt = 0;
   EXPECT_ERR(cudaIpcGetMemHandle(&Inner, &HostInt), cudaErrorInvalidValue);
   void *Own = nullptr;
-  EXPECT_ERR(cudaIpcOpenMemHandle(&Own, MemHandle,
-                                  cudaIpcMemLazyEnablePeerAccess),
-             cudaErrorDeviceUninitialized);
+  EXPECT_ERR(
+      cudaIpcOpenMemHandle(&Own, MemHandle, cudaIpcMemLazyEnablePeerAccess),
+      cudaErrorDeviceUninitialized);
   // Only interprocess events have handles, and those cannot time.
   cudaEvent_t Plain, Event;
   cudaIpcEventHandle_t EventHandle;
@@ -235,8 +234,8 @@ int main(int argc, char **argv) {
              cudaErrorInvalidResourceHandle);
   EXPECT_ERR(cudaEventCreateWithFlags(&Event, cudaEventInterprocess),
              cudaErrorInvalidValue);
-  CHECK(cudaEventCreateWithFlags(
-      &Event, cudaEventInterprocess | cudaEventDisableTiming));
+  CHECK(cudaEventCreateWithFlags(&Event, cudaEventInterprocess |
+                                             cudaEventDisableTiming));
   CHECK(cudaIpcGetEventHandle(&EventHandle, Event));
   // A pool other processes may import, and one allocation from it.
   int PoolTypes = 0;
@@ -307,8 +306,8 @@ int main(int argc, char **argv) {
   for (int I = 0; I < N; ++I)
     Bad += Host[I] != I + 1000;
   EXPECT(Bad == 0);
-  CHECK(cudaMemcpyAsync(Host, PoolBuf, sizeof(Host), cudaMemcpyDeviceToHost,
-                        S));
+  CHECK(
+      cudaMemcpyAsync(Host, PoolBuf, sizeof(Host), cudaMemcpyDeviceToHost, S));
   CHECK(cudaStreamSynchronize(S));
   Bad = 0;
   for (int I = 0; I < N; ++I)

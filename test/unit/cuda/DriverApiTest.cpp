@@ -592,15 +592,15 @@ TEST_F(Driver, PhysicalAllocationsNeedNoContext) {
   int Fd = -1;
   CHECK_CU(cuMemExportToShareableHandle(
       &Fd, H, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-  CHECK_CU(cuMemImportFromShareableHandle(
-      &Imported, (void *)(uintptr_t)Fd,
-      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+  CHECK_CU(
+      cuMemImportFromShareableHandle(&Imported, (void *)(uintptr_t)Fd,
+                                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
   close(Fd);
   // A descriptor that is no allocation is refused.
-  EXPECT_EQ(cuMemImportFromShareableHandle(
-                &Imported, (void *)(uintptr_t)-1,
-                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
-            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(
+      cuMemImportFromShareableHandle(&Imported, (void *)(uintptr_t)-1,
+                                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+      CUDA_ERROR_INVALID_VALUE);
   CHECK_CU(cuMemRelease(Imported));
   CHECK_CU(cuMemRelease(H));
   CUmemPoolPtrExportData Data = {};

@@ -103,6 +103,17 @@ int open(const FdRef &Ref, std::string &Why) {
 }
 
 void *mapShared(int Fd, uint64_t Offset, uint64_t Bytes) {
+  // Pages past the file's end would map and then fault (SIGBUS) at the
+  // first access: a handle that names more than the memfd holds is
+  // refused here.
+  struct stat St;
+  if (fstat(Fd, &St) != 0)
+    return nullptr;
+  uint64_t Size = uint64_t(St.st_size);
+  if (Bytes == 0 || Offset > Size || Bytes > Size - Offset) {
+    errno = EINVAL;
+    return nullptr;
+  }
   size_t Page = pageSize();
   uint64_t Start = Offset / Page * Page;
   uint64_t Len = (Offset + Bytes + Page - 1) / Page * Page - Start;
@@ -188,11 +199,9 @@ bool SharedEvent::reached(uint64_t N) const {
   return State->Done.load(std::memory_order_acquire) >= N;
 }
 
-bool SharedEvent::wait(uint64_t N, bool (*Abort)()) const {
+void SharedEvent::wait(uint64_t N) const {
   auto Pause = std::chrono::microseconds(10);
   for (unsigned Spins = 0; !reached(N); ++Spins) {
-    if (Abort && Abort())
-      return false;
     if (Spins < 64) {
       std::this_thread::yield();
       continue;
@@ -200,7 +209,6 @@ bool SharedEvent::wait(uint64_t N, bool (*Abort)()) const {
     std::this_thread::sleep_for(Pause);
     Pause = std::min(Pause * 2, std::chrono::microseconds(1000));
   }
-  return true;
 }
 
 } // namespace cuhip::rt::ipc

@@ -63,7 +63,8 @@ int open(const FdRef &Ref, std::string &Why);
 
 /// Maps Bytes at Offset of Fd, shared and read-write; the returned address
 /// is Offset's (the mapping itself starts at the page below). Null with
-/// errno set on failure.
+/// errno set on failure, EINVAL when the range is empty or not all inside
+/// the file (a corrupt handle).
 void *mapShared(int Fd, uint64_t Offset, uint64_t Bytes);
 /// Unmaps what mapShared returned for Bytes.
 void unmapShared(void *Ptr, uint64_t Bytes);
@@ -91,9 +92,8 @@ public:
   uint64_t latest() const;
   bool reached(uint64_t N) const;
   /// Waits until record N completed. Another process completes it, so the
-  /// wait polls, backing off to a millisecond between looks; false when
-  /// Abort (checked between looks) said to stop.
-  bool wait(uint64_t N, bool (*Abort)() = nullptr) const;
+  /// wait polls, backing off to a millisecond between looks.
+  void wait(uint64_t N) const;
   /// The memfd under the page, for a handle (exporting process only: -1
   /// in one that opened the event).
   int fd() const { return Fd; }

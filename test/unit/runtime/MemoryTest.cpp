@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceArena.h"
+#include "Ipc.h"
 #include "cuhip/runtime/FatbinWriter.h"
 #include "cuhip/runtime/Runtime.h"
 
@@ -930,3 +931,39 @@ TEST_F(MemoryTest, MemGetInfoCountsWhatAllocationsTake) {
 }
 
 } // namespace
+
+// A memory handle that names more than its memfd holds (a corrupt or
+// forged one) is refused, instead of mapping pages whose first access
+// would kill the process with SIGBUS.
+TEST(IpcTest, MappingStaysInsideTheFile) {
+  int Fd = memfd_create("ipc-test", MFD_CLOEXEC);
+  ASSERT_GE(Fd, 0);
+  ASSERT_EQ(ftruncate(Fd, 8192), 0);
+  void *P = ipc::mapShared(Fd, 4096 + 256, 1024);
+  ASSERT_NE(P, nullptr);
+  static_cast<char *>(P)[1023] = 1; // inside the file
+  ipc::unmapShared(P, 1024);
+  EXPECT_EQ(ipc::mapShared(Fd, 4096, 8192), nullptr);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_EQ(ipc::mapShared(Fd, 16384, 16), nullptr);
+  EXPECT_EQ(ipc::mapShared(Fd, 0, 0), nullptr);
+  EXPECT_EQ(ipc::mapShared(Fd, ~uint64_t(0) - 8, 16), nullptr);
+  close(Fd);
+  // Handles round-trip; bytes that are no handle do not decode.
+  ipc::Handle H, Back;
+  H.Ref = {1234, 7, 11, 13};
+  H.Offset = 256;
+  H.Bytes = 1000;
+  H.Owner = 99;
+  char Bytes[ipc::HandleBytes];
+  ipc::encode(H, Bytes);
+  ASSERT_TRUE(ipc::decode(Bytes, ipc::HandleKind::Memory, &Back));
+  EXPECT_EQ(Back.Ref.Pid, 1234);
+  EXPECT_EQ(Back.Ref.Ino, 13u);
+  EXPECT_EQ(Back.Offset, 256u);
+  EXPECT_EQ(Back.Bytes, 1000u);
+  EXPECT_EQ(Back.Owner, 99u);
+  EXPECT_FALSE(ipc::decode(Bytes, ipc::HandleKind::Event, &Back));
+  std::memset(Bytes, 0, sizeof(Bytes));
+  EXPECT_FALSE(ipc::decode(Bytes, ipc::HandleKind::Memory, &Back));
+}

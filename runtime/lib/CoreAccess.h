@@ -73,6 +73,10 @@ struct CoreAccess {
 enum class FreeDecision { Release, Refuse, Done, CloseShared };
 FreeDecision decideFree(Runtime &R, void *Ptr);
 
+/// cudaErrorNotSupported for a call the HIP backend cannot do yet, logged
+/// once per call name (Memory.cpp).
+Status notOnHip(Runtime &R, const char *What);
+
 /// cudaDeviceReset's part in Memory.cpp: page-locked, managed and pool
 /// memory is freed, registrations end, pools other than the default one
 /// are destroyed and the default one starts empty.

@@ -151,17 +151,6 @@ MemoryTables &tables() {
   return *T;
 }
 
-/// Logs once per function that the HIP backend cannot do it yet.
-Status notOnHip(Runtime &R, const char *What) {
-  static std::mutex Lock;
-  static std::set<std::string> Logged;
-  std::lock_guard<std::mutex> G(Lock);
-  if (Logged.insert(What).second)
-    CUHIP_ERROR("%s is not implemented for the HIP backend; use "
-                "CUHIP_BACKEND=cpu",
-                What);
-  return R.record(cudaErrorNotSupported);
-}
 
 Status checkDevice(int Device, Runtime &R) {
   if (Device < 0 || Device >= R.deviceCount())
@@ -217,6 +206,18 @@ MemPool *livePool(MemoryTables &T, void *Handle) {
 }
 
 } // namespace
+
+/// Logs once per function that the HIP backend cannot do it yet.
+Status notOnHip(Runtime &R, const char *What) {
+  static std::mutex Lock;
+  static std::set<std::string> Logged;
+  std::lock_guard<std::mutex> G(Lock);
+  if (Logged.insert(What).second)
+    CUHIP_ERROR("%s is not implemented for the HIP backend; use "
+                "CUHIP_BACKEND=cpu",
+                What);
+  return R.record(cudaErrorNotSupported);
+}
 
 FreeDecision decideFree(Runtime &R, void *Ptr) {
   // Memory of a graph's allocation node: freed for the graph's accounts,

@@ -2014,18 +2014,13 @@ Status Runtime::unregisterDeviceRange(void *Base) {
 // Interprocess sharing (cudaIpc*): see Ipc.h
 //===----------------------------------------------------------------------===//
 
-static constexpr const char *IpcOnHip =
-    "interprocess handles are implemented on the CPU backend only";
-
 Status Runtime::ipcGetMemHandle(void *Handle, void *Ptr) {
   if (!Handle || !Ptr)
     return record(cudaErrorInvalidValue);
   if (Status S = P->deviceStatus())
     return record(S);
-  if (P->hip()) {
-    CUHIP_WARN("cudaIpcGetMemHandle: %s", IpcOnHip);
-    return record(cudaErrorNotSupported);
-  }
+  if (P->hip())
+    return notOnHip(*this, "cudaIpcGetMemHandle");
   return CoreAccess::shareAllocation(*this, Ptr, Handle, 0);
 }
 
@@ -2076,10 +2071,8 @@ Status Runtime::ipcOpenMemHandle(void **Ptr, const void *Handle,
   *Ptr = nullptr;
   if (Status S = P->deviceStatus())
     return record(S);
-  if (P->hip()) {
-    CUHIP_WARN("cudaIpcOpenMemHandle: %s", IpcOnHip);
-    return record(cudaErrorNotSupported);
-  }
+  if (P->hip())
+    return notOnHip(*this, "cudaIpcOpenMemHandle");
   return CoreAccess::openShared(*this, Ptr, Handle, 0);
 }
 
@@ -2138,10 +2131,8 @@ Status Runtime::ipcCloseMemHandle(void *Ptr) {
     return record(cudaErrorInvalidValue);
   if (Status S = P->deviceStatus())
     return record(S);
-  if (P->hip()) {
-    CUHIP_WARN("cudaIpcCloseMemHandle: %s", IpcOnHip);
-    return record(cudaErrorNotSupported);
-  }
+  if (P->hip())
+    return notOnHip(*this, "cudaIpcCloseMemHandle");
   uintptr_t A = reinterpret_cast<uintptr_t>(Ptr);
   {
     std::lock_guard<std::mutex> G(P->MemLock);
@@ -2178,10 +2169,8 @@ Status Runtime::ipcGetEventHandle(void *Handle, void *Event) {
   EventObj *E = P->findEvent(Event);
   if (!E)
     return record(cudaErrorInvalidResourceHandle);
-  if (P->hip()) {
-    CUHIP_WARN("cudaIpcGetEventHandle: %s", IpcOnHip);
-    return record(cudaErrorNotSupported);
-  }
+  if (P->hip())
+    return notOnHip(*this, "cudaIpcGetEventHandle");
   ipc::Handle H;
   H.Kind = ipc::HandleKind::Event;
   // Only events made with cudaEventInterprocess, and only by this process
@@ -2202,10 +2191,8 @@ Status Runtime::ipcOpenEventHandle(void **Event, const void *Handle) {
   *Event = nullptr;
   if (Status S = P->deviceStatus())
     return record(S);
-  if (P->hip()) {
-    CUHIP_WARN("cudaIpcOpenEventHandle: %s", IpcOnHip);
-    return record(cudaErrorNotSupported);
-  }
+  if (P->hip())
+    return notOnHip(*this, "cudaIpcOpenEventHandle");
   ipc::Handle H;
   if (!ipc::decode(Handle, ipc::HandleKind::Event, &H)) {
     CUHIP_ERROR("cudaIpcOpenEventHandle: the handle is not one "

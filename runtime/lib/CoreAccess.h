@@ -58,10 +58,10 @@ struct CoreAccess {
   /// cudaIpcGetMemHandle, a pool's inode for cudaMemPoolExportPointer).
   static Status shareAllocation(Runtime &R, void *Ptr, void *Handle,
                                 uint64_t Owner);
-  /// Maps the allocation a handle with that Owner names; closed with
-  /// Runtime::ipcCloseMemHandle.
+  /// Maps the allocation a handle with that Owner names (*Bytes long);
+  /// closed with Runtime::ipcCloseMemHandle.
   static Status openShared(Runtime &R, void **Ptr, const void *Handle,
-                           uint64_t Owner);
+                           uint64_t Owner, size_t *Bytes = nullptr);
 };
 
 /// What Runtime::free does with Ptr, as Memory.cpp decides: free it (a

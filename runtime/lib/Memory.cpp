@@ -1184,10 +1184,13 @@ Status Runtime::memPoolImportFromShareableHandle(void **Pool, void *OsHandle,
                 Given);
     return record(cudaErrorInvalidValue);
   }
+  OwnedFd Own(fcntl(Given, F_DUPFD_CLOEXEC, 0));
+  if (Own.Fd < 0)
+    return record(cudaErrorMemoryAllocation);
   auto *P = new MemPool;
   P->Props.HandleTypes = HandleTypePosixFd;
   P->Imported = true;
-  P->Share = OwnedFd(fcntl(Given, F_DUPFD_CLOEXEC, 0));
+  P->Share = std::move(Own);
   P->ShareIno = uint64_t(St.st_ino);
   MemoryTables &T = tables();
   std::lock_guard<std::mutex> G(T.Lock);
@@ -1235,12 +1238,9 @@ Status Runtime::memPoolImportPointer(void **Ptr, void *Pool, const void *Data) {
   if (!P || !P->Imported)
     return record(cudaErrorInvalidValue);
   void *Mem = nullptr;
-  if (Status S = CoreAccess::openShared(*this, &Mem, Data, P->ShareIno))
-    return S;
   size_t Bytes = 0;
-  void *Base = nullptr;
-  if (!CoreAccess::findAllocation(*this, Mem, &Base, &Bytes))
-    return record(cudaErrorMapBufferObjectFailed);
+  if (Status S = CoreAccess::openShared(*this, &Mem, Data, P->ShareIno, &Bytes))
+    return S;
   Block B{BlockKind::Shared, Bytes};
   T.Blocks[reinterpret_cast<uintptr_t>(Mem)] = B;
   *Ptr = Mem;

@@ -2077,7 +2077,7 @@ Status Runtime::ipcOpenMemHandle(void **Ptr, const void *Handle,
 }
 
 Status CoreAccess::openShared(Runtime &R, void **Ptr, const void *Handle,
-                              uint64_t Owner) {
+                              uint64_t Owner, size_t *Bytes) {
   Runtime::Impl *P = R.P;
   ipc::Handle H;
   if (!ipc::decode(Handle, ipc::HandleKind::Memory, &H) || H.Bytes == 0 ||
@@ -2101,6 +2101,8 @@ Status CoreAccess::openShared(Runtime &R, void **Ptr, const void *Handle,
         M.Ref.Ino == H.Ref.Ino && M.Offset == H.Offset) {
       ++M.Opens;
       *Ptr = reinterpret_cast<void *>(Addr);
+      if (Bytes)
+        *Bytes = M.Bytes;
       return cudaSuccess;
     }
   std::string Why;
@@ -2123,6 +2125,8 @@ Status CoreAccess::openShared(Runtime &R, void **Ptr, const void *Handle,
   ++P->MemGeneration;
   P->IpcMappings[A] = {H.Ref, H.Offset, H.Bytes, 1};
   *Ptr = Mem;
+  if (Bytes)
+    *Bytes = H.Bytes;
   return cudaSuccess;
 }
 

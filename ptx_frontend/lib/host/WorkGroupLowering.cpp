@@ -1289,8 +1289,21 @@ void WorkGroupBuilder::lowerBlockReductions(BasicBlock *Entry,
   if (Calls.empty())
     return;
   Type *I32 = Type::getInt32Ty(Ctx);
+  auto kindOf = [&](CallInst *CI) -> Kind & {
+    StringRef Name = CI->getCalledFunction()->getName();
+    if (!Name.consume_front(BarRedResultPrefix))
+      Name.consume_front(BarRedContributePrefix);
+    for (Kind &C : Kinds)
+      if (C.Name == Name)
+        return C;
+    llvm_unreachable("a bar.red kind the vectorizer does not make");
+  };
+  // Accumulators only for the kinds the kernel uses.
   IRBuilder<> EB(Entry->getTerminator());
-  for (Kind &K : Kinds) {
+  for (CallInst *CI : Calls) {
+    Kind &K = kindOf(CI);
+    if (K.Acc)
+      continue;
     K.Acc = EB.CreateAlloca(I32, nullptr, "barred.acc." + K.Name);
     K.Res = EB.CreateAlloca(I32, nullptr, "barred.res." + K.Name);
     EB.CreateStore(EB.getInt32(K.Identity), K.Acc);
@@ -1299,20 +1312,16 @@ void WorkGroupBuilder::lowerBlockReductions(BasicBlock *Entry,
   for (BasicBlock *End : Ends) {
     IRBuilder<> B(End->getTerminator());
     for (Kind &K : Kinds) {
+      if (!K.Acc)
+        continue;
       B.CreateStore(B.CreateLoad(I32, K.Acc), K.Res);
       B.CreateStore(B.getInt32(K.Identity), K.Acc);
     }
   }
   for (CallInst *CI : Calls) {
-    StringRef Name = CI->getCalledFunction()->getName();
-    bool IsResult = Name.consume_front(BarRedResultPrefix);
-    if (!IsResult)
-      Name.consume_front(BarRedContributePrefix);
-    Kind *K = nullptr;
-    for (Kind &C : Kinds)
-      if (C.Name == Name)
-        K = &C;
-    assert(K && "a bar.red kind the vectorizer does not make");
+    bool IsResult =
+        CI->getCalledFunction()->getName().starts_with(BarRedResultPrefix);
+    Kind *K = &kindOf(CI);
     IRBuilder<> B(CI);
     if (IsResult) {
       CI->replaceAllUsesWith(B.CreateLoad(I32, K->Res, "bar.red"));
